@@ -1,0 +1,48 @@
+# tsumegen - top-level build.  `make` builds bin/tsumegen; `make test` runs every
+# test; `make check` does the same under AddressSanitizer + UBSan; `make bench`.
+CC      ?= cc
+OPT     ?= -O2 -march=x86-64-v2
+CFLAGS  ?= $(OPT)
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wno-unused-function
+CPPFLAGS += -Ibuild/gen -Icore -D_POSIX_C_SOURCE=200809L
+LDLIBS  += -lm
+BUILD   ?= build/rel
+BIN     ?= bin
+
+CORE_SRC := $(wildcard core/*.c)
+HOST_SRC := $(wildcard host/*.c)
+LIB_SRC  := $(CORE_SRC) $(filter-out host/main.c,$(HOST_SRC))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/*.c)
+
+.PHONY: all test check bench clean
+all: $(BIN)/tsumegen
+
+build/gen/tables.inc: tools/gen_tables.c
+	@mkdir -p build/gen
+	$(CC) -O1 -o build/gen/gen_tables $<
+	build/gen/gen_tables > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/%.o: %.c build/gen/tables.inc $(wildcard core/*.h host/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
+
+$(BIN)/tsumegen: $(LIB_OBJ) $(BUILD)/host/main.o
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BIN)/unit_tests: $(LIB_OBJ) $(TEST_SRC:%.c=$(BUILD)/%.o)
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+test: $(BIN)/tsumegen $(BIN)/unit_tests
+	BIN=$(BIN) bash tests/run_all.sh
+
+check:
+	$(MAKE) test BUILD=build/san BIN=bin/san OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTG_DEBUG"
+
+bench: $(BIN)/tsumegen
+	$(BIN)/tsumegen bench
+
+clean:
+	rm -rf build bin

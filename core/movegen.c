@@ -1,0 +1,241 @@
+/* movegen.c - legal, checking and evading move generation. */
+#include "movegen.h"
+
+void checkinfo_init(const Position *pos, CheckInfo *ci) {
+    int us = pos->side, them = us ^ 1;
+    ci->ksq_us = pos->king_sq[us];
+    ci->ksq_them = pos->king_sq[them];
+    ci->checkers = checkers_of(pos);
+    ci->pinned = ci->ksq_us == SQ_NONE ? bb_empty()
+                 : bb_and(slider_blockers(pos, them, ci->ksq_us), pos->by_color[us]);
+    for (int pt = 0; pt < PIECE_TYPE_NB; pt++) ci->check_sq[pt] = bb_empty();
+    ci->discover = bb_empty();
+    if (ci->ksq_them == SQ_NONE) return;
+    int k = ci->ksq_them;
+    Bitboard occ = pos->occupied;
+    /* a piece of ours checks from s iff the same piece of theirs on k would attack s */
+    Bitboard gold = GOLD_ATK[them][k], bishop = bishop_attack(k, occ), rook = rook_attack(k, occ);
+    ci->check_sq[PAWN] = PAWN_ATK[them][k];
+    ci->check_sq[LANCE] = lance_attack(them, k, occ);
+    ci->check_sq[KNIGHT] = KNIGHT_ATK[them][k];
+    ci->check_sq[SILVER] = SILVER_ATK[them][k];
+    ci->check_sq[BISHOP] = bishop;
+    ci->check_sq[ROOK] = rook;
+    ci->check_sq[GOLD] = gold;
+    ci->check_sq[PRO_PAWN] = gold;
+    ci->check_sq[PRO_LANCE] = gold;
+    ci->check_sq[PRO_KNIGHT] = gold;
+    ci->check_sq[PRO_SILVER] = gold;
+    ci->check_sq[HORSE] = bb_or(bishop, KING_ATK[k]);
+    ci->check_sq[DRAGON] = bb_or(rook, KING_ATK[k]);
+    ci->discover = bb_and(slider_blockers(pos, us, k), pos->by_color[us]);
+}
+
+int move_is_legal(const Position *pos, const CheckInfo *ci, Move m) {
+    int ksq = ci->ksq_us, to = move_to(m);
+    if (ksq == SQ_NONE) return 1;
+    if (move_is_drop(m)) {
+        if (!bb_any(ci->checkers)) return 1;
+        if (bb_more_than_one(ci->checkers)) return 0;
+        return bb_test(between_bb(ksq, bb_lsb(ci->checkers)), to);
+    }
+    int from = move_from(m);
+    if (from == ksq) {
+        Bitboard occ = bb_xor(pos->occupied, bb_sq(ksq));
+        return !bb_any(attackers_to(pos, pos->side ^ 1, to, occ));
+    }
+    if (bb_any(ci->checkers)) {
+        if (bb_more_than_one(ci->checkers)) return 0;
+        int c = bb_lsb(ci->checkers);
+        if (to != c && !bb_test(between_bb(ksq, c), to)) return 0;
+    }
+    if (bb_test(ci->pinned, from)) return aligned(ksq, from, to);
+    return 1;
+}
+
+int move_gives_check(const Position *pos, const CheckInfo *ci, Move m) {
+    int to = move_to(m);
+    if (ci->ksq_them == SQ_NONE) return 0;
+    if (move_is_drop(m)) return bb_test(ci->check_sq[move_drop_type(m)], to);
+    int from = move_from(m), pt = piece_type(pos->board[from]);
+    if (move_is_promo(m)) pt += PROMOTE;
+    /* Direct check.  check_sq uses the current occupancy; that is exact because a
+     * slider whose own square blocked the line to the king would already give check. */
+    if (bb_test(ci->check_sq[pt], to)) return 1;
+    return bb_test(ci->discover, from) && !aligned(ci->ksq_them, from, to);
+}
+
+int is_pawn_drop_mate(const Position *pos, int to) {
+    int us = pos->side, them = us ^ 1, ksq = pos->king_sq[them];
+    Bitboard occ = bb_or(pos->occupied, bb_sq(to));
+    /* capture of the pawn by a piece other than the king */
+    Bitboard cap = bb_andnot(attackers_to(pos, them, to, occ), pos->by_type[KING]);
+    if (bb_any(cap)) {
+        Bitboard pinned = bb_and(slider_blockers(pos, us, ksq), pos->by_color[them]);
+        while (bb_any(cap)) {
+            int s = bb_pop(&cap);
+            if (!bb_test(pinned, s) || aligned(ksq, s, to)) return 0;
+        }
+    }
+    /* king moves, the pawn itself included (it is defended or not) */
+    Bitboard esc = bb_andnot(KING_ATK[ksq], pos->by_color[them]);
+    Bitboard occk = bb_xor(occ, bb_sq(ksq));
+    while (bb_any(esc)) {
+        int e = bb_pop(&esc);
+        if (!bb_any(attackers_to(pos, us, e, occk))) return 0;
+    }
+    return 1;
+}
+
+TG_INLINE int must_promote(int c, int pt, int to) {
+    int r = rel_rank(c, to);
+    return ((pt == PAWN || pt == LANCE) && r == 0) || (pt == KNIGHT && r <= 1);
+}
+
+/* The promotion and/or non-promotion of a board move; returns how many (1 or 2). */
+TG_INLINE int board_move_variants(int us, int pt, int from, int to, Move out[2]) {
+    if (can_promote_type(pt) && (in_zone(us, from) || in_zone(us, to))) {
+        out[0] = make_move(from, to, 1);
+        if (must_promote(us, pt, to)) return 1;
+        out[1] = make_move(from, to, 0);
+        return 2;
+    }
+    out[0] = make_move(from, to, 0);
+    return 1;
+}
+
+TG_INLINE void add_board_move(MoveList *l, int us, int pt, int from, int to) {
+    Move v[2];
+    int n = board_move_variants(us, pt, from, to, v);
+    for (int i = 0; i < n; i++) l->moves[l->count++] = v[i];
+}
+
+/* Board moves of every non-king piece (and the king when with_king) to target. */
+static void gen_piece_moves(const Position *pos, MoveList *l, Bitboard target, int with_king) {
+    int us = pos->side;
+    Bitboard ours = pos->by_color[us];
+    if (!with_king && pos->king_sq[us] != SQ_NONE) ours = bb_xor(ours, bb_sq(pos->king_sq[us]));
+    while (bb_any(ours)) {
+        int from = bb_pop(&ours), pt = piece_type(pos->board[from]);
+        Bitboard att = bb_and(piece_attack(us, pt, from, pos->occupied), target);
+        while (bb_any(att)) add_board_move(l, us, pt, from, bb_pop(&att));
+    }
+}
+
+/* Squares of `target` where colour us may drop a piece of type pt. */
+static Bitboard drop_targets(const Position *pos, int pt, Bitboard target) {
+    int us = pos->side;
+    if (pt == PAWN) {
+        target = bb_andnot(target, bb_ranks(us, 0, 0));
+        Bitboard pawns = pieces_ct(pos, us, PAWN);
+        while (bb_any(pawns)) target = bb_andnot(target, bb_file(sq_file(bb_pop(&pawns))));
+    } else if (pt == LANCE) {
+        target = bb_andnot(target, bb_ranks(us, 0, 0));
+    } else if (pt == KNIGHT) {
+        target = bb_andnot(target, bb_ranks(us, 0, 1));
+    }
+    return target;
+}
+
+/* Drops onto the empty squares of target, pawn-drop mate excluded. */
+static void gen_drops(const Position *pos, MoveList *l, Bitboard target) {
+    int us = pos->side, ksq = pos->king_sq[us ^ 1];
+    for (int pt = PAWN; pt <= GOLD; pt++) {
+        if (!pos->hand[us][pt]) continue;
+        Bitboard t = drop_targets(pos, pt, target);
+        while (bb_any(t)) {
+            int to = bb_pop(&t);
+            if (pt == PAWN && ksq != SQ_NONE && bb_test(PAWN_ATK[us][to], ksq) && is_pawn_drop_mate(pos, to))
+                continue;
+            l->moves[l->count++] = make_drop(pt, to);
+        }
+    }
+}
+
+/* Keep the moves from index `start` on that pass move_is_legal. */
+static void filter_legal(const Position *pos, const CheckInfo *ci, MoveList *l, int start) {
+    int n = start;
+    for (int i = start; i < l->count; i++)
+        if (move_is_legal(pos, ci, l->moves[i])) l->moves[n++] = l->moves[i];
+    l->count = n;
+}
+
+int gen_evasions(const Position *pos, MoveList *l) {
+    CheckInfo ci;
+    int us = pos->side, ksq = pos->king_sq[us];
+    checkinfo_init(pos, &ci);
+    l->count = 0;
+    if (ksq == SQ_NONE || !bb_any(ci.checkers)) return 0;
+    Bitboard occk = bb_xor(pos->occupied, bb_sq(ksq));
+    Bitboard k = bb_andnot(KING_ATK[ksq], pos->by_color[us]);
+    while (bb_any(k)) {
+        int to = bb_pop(&k);
+        if (!bb_any(attackers_to(pos, us ^ 1, to, occk))) l->moves[l->count++] = make_move(ksq, to, 0);
+    }
+    if (bb_more_than_one(ci.checkers)) return l->count;
+    int c = bb_lsb(ci.checkers);
+    Bitboard between = between_bb(ksq, c);
+    int start = l->count;
+    gen_piece_moves(pos, l, bb_or(between, bb_sq(c)), 0);
+    filter_legal(pos, &ci, l, start);  /* pins only: targets already block or capture */
+    gen_drops(pos, l, between);
+    return l->count;
+}
+
+int gen_legal(const Position *pos, MoveList *l) {
+    CheckInfo ci;
+    int us = pos->side;
+    if (in_check(pos)) return gen_evasions(pos, l);
+    checkinfo_init(pos, &ci);
+    l->count = 0;
+    gen_piece_moves(pos, l, bb_andnot(bb_all(), pos->by_color[us]), 1);
+    filter_legal(pos, &ci, l, 0);
+    gen_drops(pos, l, bb_andnot(bb_all(), pos->occupied));
+    return l->count;
+}
+
+int gen_checks(const Position *pos, MoveList *l) {
+    CheckInfo ci;
+    int us = pos->side;
+    checkinfo_init(pos, &ci);
+    l->count = 0;
+    if (ci.ksq_them == SQ_NONE) return 0;
+    Bitboard empty = bb_andnot(bb_all(), pos->occupied);
+    Bitboard notours = bb_andnot(bb_all(), pos->by_color[us]);
+    Bitboard ours = pos->by_color[us];
+    while (bb_any(ours)) {
+        int from = bb_pop(&ours), pt = piece_type(pos->board[from]);
+        Bitboard att = bb_and(piece_attack(us, pt, from, pos->occupied), notours);
+        if (!bb_test(ci.discover, from)) {
+            Bitboard direct = ci.check_sq[pt];
+            if (can_promote_type(pt)) direct = bb_or(direct, ci.check_sq[pt + PROMOTE]);
+            att = bb_and(att, direct);
+        }
+        while (bb_any(att)) {
+            int to = bb_pop(&att);
+            Move v[2];
+            int n = board_move_variants(us, pt, from, to, v);
+            for (int i = 0; i < n; i++) {
+                Move m = v[i];
+                if (move_gives_check(pos, &ci, m) && move_is_legal(pos, &ci, m)) l->moves[l->count++] = m;
+            }
+        }
+    }
+    for (int pt = PAWN; pt <= GOLD; pt++) {
+        if (!pos->hand[us][pt]) continue;
+        Bitboard t = drop_targets(pos, pt, bb_and(empty, ci.check_sq[pt]));
+        while (bb_any(t)) {
+            int to = bb_pop(&t);
+            Move m = make_drop(pt, to);
+            if (pt == PAWN && is_pawn_drop_mate(pos, to)) continue;
+            if (move_is_legal(pos, &ci, m)) l->moves[l->count++] = m;
+        }
+    }
+    return l->count;
+}
+
+int has_legal_move(const Position *pos) {
+    MoveList l;
+    if (in_check(pos)) return gen_evasions(pos, &l) > 0;
+    return gen_legal(pos, &l) > 0;
+}

@@ -1,0 +1,34 @@
+/* movegen.h - move generators split by purpose.
+ *
+ * gen_legal: every legal move (non-promotions of bishop, rook and pawn included).
+ * gen_checks: the side to move's legal checking moves (direct, discovered, drops,
+ *   promotions and non-promotions) - the attacker's moves in tsume.
+ * gen_evasions: legal replies when the side to move is in check (king moves,
+ *   captures of the checker, interpositions by moves and by drops) - the defender.
+ * All three exclude pawn-drop mate and respect nifu and dead-piece rules. */
+#ifndef TSUMEGEN_MOVEGEN_H
+#define TSUMEGEN_MOVEGEN_H
+#include "position.h"
+
+typedef struct {
+    Bitboard checkers;                  /* enemy pieces checking our king */
+    Bitboard pinned;                    /* our pieces pinned to our king */
+    Bitboard discover;                  /* our pieces whose move can uncover a check */
+    Bitboard check_sq[PIECE_TYPE_NB];   /* where our piece of type pt would give check */
+    int ksq_us, ksq_them;
+} CheckInfo;
+
+void checkinfo_init(const Position *pos, CheckInfo *ci);
+/* Legality of a pseudo-legal move (own-king safety; pawn-drop mate excluded separately). */
+int move_is_legal(const Position *pos, const CheckInfo *ci, Move m);
+int move_gives_check(const Position *pos, const CheckInfo *ci, Move m);
+/* Would a pawn dropped by the side to move on `to` (checking the enemy king) be mate? */
+int is_pawn_drop_mate(const Position *pos, int to);
+
+int gen_legal(const Position *pos, MoveList *list);
+int gen_checks(const Position *pos, MoveList *list);
+int gen_evasions(const Position *pos, MoveList *list);
+/* Does the side to move have any legal move? (early exit; used by mate tests) */
+int has_legal_move(const Position *pos);
+
+#endif

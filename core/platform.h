@@ -1,0 +1,43 @@
+/* platform.h - the common subset of C11 and OpenCL C 1.2 that core/ is written in.
+ *
+ * Everything in core/ includes this first.  On the host it maps to <stdint.h> and
+ * GCC builtins; under an OpenCL compiler it maps to the built-in vector-free types
+ * and functions.  Rules for core code: fixed-width types only, no 128-bit integers,
+ * no ctz (use lsb64 below), no VLAs, no recursion, no libc calls. */
+#ifndef TSUMEGEN_PLATFORM_H
+#define TSUMEGEN_PLATFORM_H
+
+#ifdef __OPENCL_C_VERSION__
+typedef uchar uint8_t;
+typedef char int8_t;
+typedef ushort uint16_t;
+typedef short int16_t;
+typedef uint uint32_t;
+typedef int int32_t;
+typedef ulong uint64_t;
+typedef long int64_t;
+#define TG_CONST __constant          /* read-only tables */
+#define TG_INLINE static inline
+#define TG_ASSERT(x) ((void)0)
+static inline int popcount64(uint64_t x) { return (int)popcount(x); }
+/* OpenCL C 1.2 has clz but no ctz: isolate the lowest bit, then count from the top. */
+static inline int lsb64(uint64_t x) { return 63 - (int)clz(x & (0 - x)); }
+static inline int msb64(uint64_t x) { return 63 - (int)clz(x); }
+#else
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#define TG_CONST const
+#define TG_INLINE static inline
+#ifdef TG_DEBUG
+#include <assert.h>
+#define TG_ASSERT(x) assert(x)
+#else
+#define TG_ASSERT(x) ((void)0)
+#endif
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+static inline int lsb64(uint64_t x) { return __builtin_ctzll(x); }
+static inline int msb64(uint64_t x) { return 63 - __builtin_clzll(x); }
+#endif
+
+#endif

@@ -1,0 +1,145 @@
+/* position.c - piece placement, do/undo, attack queries, consistency check. */
+#include "position.h"
+
+void pos_clear(Position *pos) {
+    for (int c = 0; c < 2; c++) {
+        pos->by_color[c] = bb_empty();
+        pos->king_sq[c] = SQ_NONE;
+        for (int pt = 0; pt < HAND_TYPE_NB; pt++) pos->hand[c][pt] = 0;
+    }
+    for (int pt = 0; pt < PIECE_TYPE_NB; pt++) pos->by_type[pt] = bb_empty();
+    for (int sq = 0; sq < SQ_NB; sq++) pos->board[sq] = 0;
+    pos->occupied = bb_empty();
+    pos->side = BLACK;
+    pos->pad = 0;
+    pos->key = 0;
+}
+
+/* put/remove keep bitboards, mailbox, king squares and the key in step. */
+void pos_put(Position *pos, int sq, int pc) {
+    Bitboard b = bb_sq(sq);
+    int c = piece_color(pc), pt = piece_type(pc);
+    pos->board[sq] = (uint8_t)pc;
+    pos->by_color[c] = bb_or(pos->by_color[c], b);
+    pos->by_type[pt] = bb_or(pos->by_type[pt], b);
+    pos->occupied = bb_or(pos->occupied, b);
+    if (pt == KING) pos->king_sq[c] = (uint8_t)sq;
+    pos->key ^= ZOBRIST_PSQ[pc][sq];
+}
+
+void pos_remove(Position *pos, int sq) {
+    Bitboard b = bb_sq(sq);
+    int pc = pos->board[sq], c = piece_color(pc), pt = piece_type(pc);
+    pos->board[sq] = 0;
+    pos->by_color[c] = bb_xor(pos->by_color[c], b);
+    pos->by_type[pt] = bb_xor(pos->by_type[pt], b);
+    pos->occupied = bb_xor(pos->occupied, b);
+    if (pt == KING) pos->king_sq[c] = SQ_NONE;
+    pos->key ^= ZOBRIST_PSQ[pc][sq];
+}
+
+uint64_t pos_compute_key(const Position *pos) {
+    uint64_t k = pos->side == WHITE ? ZOBRIST_SIDE : 0;
+    for (int sq = 0; sq < SQ_NB; sq++)
+        if (pos->board[sq]) k ^= ZOBRIST_PSQ[pos->board[sq]][sq];
+    for (int c = 0; c < 2; c++)
+        for (int pt = PAWN; pt <= GOLD; pt++) k += ZOBRIST_HAND[c][pt] * pos->hand[c][pt];
+    return k;
+}
+
+void pos_do_move(Position *pos, Move m, Undo *u) {
+    int us = pos->side, to = move_to(m);
+    u->key = pos->key;
+    u->captured = 0;
+    if (move_is_drop(m)) {
+        int pt = move_drop_type(m);
+        pos->hand[us][pt]--;
+        pos->key -= ZOBRIST_HAND[us][pt];
+        pos_put(pos, to, make_piece(us, pt));
+    } else {
+        int from = move_from(m), pc = pos->board[from];
+        int cap = pos->board[to];
+        if (cap) {
+            int rt = raw_type(piece_type(cap));
+            u->captured = (uint8_t)cap;
+            pos_remove(pos, to);
+            pos->hand[us][rt]++;
+            pos->key += ZOBRIST_HAND[us][rt];
+        }
+        pos_remove(pos, from);
+        pos_put(pos, to, move_is_promo(m) ? pc + PROMOTE : pc);
+    }
+    pos->side = (uint8_t)(us ^ 1);
+    pos->key ^= ZOBRIST_SIDE;
+}
+
+void pos_undo_move(Position *pos, Move m, const Undo *u) {
+    int us = pos->side ^ 1, to = move_to(m);
+    pos->side = (uint8_t)us;
+    if (move_is_drop(m)) {
+        pos_remove(pos, to);
+        pos->hand[us][move_drop_type(m)]++;
+    } else {
+        int from = move_from(m), pc = pos->board[to];
+        pos_remove(pos, to);
+        pos_put(pos, from, move_is_promo(m) ? pc - PROMOTE : pc);
+        if (u->captured) {
+            pos_put(pos, to, u->captured);
+            pos->hand[us][raw_type(piece_type(u->captured))]--;
+        }
+    }
+    pos->key = u->key;
+}
+
+Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ) {
+    int them = c ^ 1;  /* a c-piece attacks sq iff a them-piece on sq would attack it back */
+    Bitboard hdk = bb_or(bb_or(pos->by_type[KING], pos->by_type[HORSE]), pos->by_type[DRAGON]);
+    Bitboard a = bb_and(PAWN_ATK[them][sq], pos->by_type[PAWN]);
+    a = bb_or(a, bb_and(KNIGHT_ATK[them][sq], pos->by_type[KNIGHT]));
+    a = bb_or(a, bb_and(SILVER_ATK[them][sq], bb_or(pos->by_type[SILVER], hdk)));
+    a = bb_or(a, bb_and(GOLD_ATK[them][sq], bb_or(golds_bb(pos), hdk)));
+    a = bb_or(a, bb_and(bishop_attack(sq, occ), bb_or(pos->by_type[BISHOP], pos->by_type[HORSE])));
+    a = bb_or(a, bb_and(rook_attack(sq, occ), bb_or(pos->by_type[ROOK], pos->by_type[DRAGON])));
+    a = bb_or(a, bb_and(lance_attack(them, sq, occ), pos->by_type[LANCE]));
+    return bb_and(a, pos->by_color[c]);
+}
+
+Bitboard slider_blockers(const Position *pos, int slider_c, int sq) {
+    Bitboard empty = bb_empty(), result = bb_empty();
+    Bitboard snipers = bb_and(rook_attack(sq, empty), bb_or(pos->by_type[ROOK], pos->by_type[DRAGON]));
+    snipers = bb_or(snipers, bb_and(bishop_attack(sq, empty), bb_or(pos->by_type[BISHOP], pos->by_type[HORSE])));
+    /* a lance of slider_c attacks sq from the side slider_c moves away from */
+    snipers = bb_or(snipers, bb_and(lance_attack(slider_c ^ 1, sq, empty), pos->by_type[LANCE]));
+    snipers = bb_and(snipers, pos->by_color[slider_c]);
+    while (bb_any(snipers)) {
+        int s = bb_pop(&snipers);
+        Bitboard b = bb_and(between_bb(sq, s), pos->occupied);
+        if (bb_any(b) && !bb_more_than_one(b)) result = bb_or(result, b);
+    }
+    return result;
+}
+
+int pos_check(const Position *pos) {
+    Bitboard occ = bb_empty();
+    int kings[2] = {0, 0};
+    if (bb_any(bb_and(pos->by_color[0], pos->by_color[1]))) return 1;
+    if (bb_any(bb_andnot(pos->occupied, bb_all()))) return 2;
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        int pc = pos->board[sq];
+        if (!pc) continue;
+        int c = piece_color(pc), pt = piece_type(pc);
+        if (pt < PAWN || pt >= PIECE_TYPE_NB || c > 1) return 3;
+        if (!bb_test(pos->by_color[c], sq) || !bb_test(pos->by_type[pt], sq)) return 4;
+        if (pt == KING) { kings[c]++; if (pos->king_sq[c] != sq) return 5; }
+        occ = bb_or(occ, bb_sq(sq));
+    }
+    if (occ.p[0] != pos->occupied.p[0] || occ.p[1] != pos->occupied.p[1]) return 6;
+    for (int c = 0; c < 2; c++)
+        if (kings[c] > 1 || (kings[c] == 0 && pos->king_sq[c] != SQ_NONE)) return 7;
+    int total = 0;  /* with check 4, equal totals mean no stray bits in by_type */
+    for (int pt = PAWN; pt < PIECE_TYPE_NB; pt++) total += bb_count(pos->by_type[pt]);
+    if (total != bb_count(occ) || bb_count(pos->by_color[0]) + bb_count(pos->by_color[1]) != total) return 8;
+    if (pos_compute_key(pos) != pos->key) return 9;
+    if (pos->side > 1) return 10;
+    return 0;
+}

@@ -1,0 +1,58 @@
+/* position.h - the board: bitboards plus a mailbox, hands, Zobrist key.
+ *
+ * Tsume positions often have no attacker king: king_sq[c] is SQ_NONE then and
+ * every king-related test treats the missing king as "cannot be attacked". */
+#ifndef TSUMEGEN_POSITION_H
+#define TSUMEGEN_POSITION_H
+#include "bitboard.h"
+
+typedef struct {
+    Bitboard by_color[2];
+    Bitboard by_type[PIECE_TYPE_NB];  /* both colours; index 0 unused */
+    Bitboard occupied;
+    uint64_t key;                     /* Zobrist: board XOR side, plus additive hand keys */
+    uint8_t board[81];                /* piece code or 0 */
+    uint8_t hand[2][HAND_TYPE_NB];    /* counts, index PAWN..GOLD */
+    uint8_t king_sq[2];               /* SQ_NONE when absent */
+    uint8_t side;                     /* side to move */
+    uint8_t pad;
+} Position;
+
+typedef struct {
+    uint64_t key;
+    uint8_t captured;  /* piece code taken by the move, 0 if none */
+} Undo;
+
+void pos_clear(Position *pos);
+void pos_put(Position *pos, int sq, int pc);
+void pos_remove(Position *pos, int sq);
+uint64_t pos_compute_key(const Position *pos);
+void pos_do_move(Position *pos, Move m, Undo *u);
+void pos_undo_move(Position *pos, Move m, const Undo *u);
+
+TG_INLINE Bitboard pieces_ct(const Position *pos, int c, int pt) { return bb_and(pos->by_color[c], pos->by_type[pt]); }
+/* Pieces that move like a gold: gold and the promoted minors. */
+TG_INLINE Bitboard golds_bb(const Position *pos) {
+    return bb_or(bb_or(pos->by_type[GOLD], pos->by_type[PRO_PAWN]),
+                 bb_or(bb_or(pos->by_type[PRO_LANCE], pos->by_type[PRO_KNIGHT]), pos->by_type[PRO_SILVER]));
+}
+/* Pieces of colour c attacking sq, with occupancy occ for the sliders. */
+Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ);
+/* Pieces of colour `slider_c` that would attack sq if exactly the pieces in the
+ * returned blockers were absent: blockers of both colours lying alone between. */
+Bitboard slider_blockers(const Position *pos, int slider_c, int sq);
+TG_INLINE Bitboard checkers_of(const Position *pos) {
+    int us = pos->side;
+    if (pos->king_sq[us] == SQ_NONE) return bb_empty();
+    return attackers_to(pos, us ^ 1, pos->king_sq[us], pos->occupied);
+}
+TG_INLINE int in_check(const Position *pos) { return bb_any(checkers_of(pos)); }
+/* Does colour c have an unpromoted pawn on this file? (二歩) */
+TG_INLINE int pawn_on_file(const Position *pos, int c, int file) {
+    return bb_any(bb_and(pieces_ct(pos, c, PAWN), bb_file(file)));
+}
+/* Debug consistency check: mailbox, bitboards, kings and key agree. 0 = ok,
+ * else a code naming the first broken invariant. */
+int pos_check(const Position *pos);
+
+#endif

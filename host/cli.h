@@ -1,0 +1,34 @@
+/* cli.h - shared helpers for the tsumegen subcommands. */
+#ifndef TSUMEGEN_CLI_H
+#define TSUMEGEN_CLI_H
+#include <stdio.h>
+#include "sfen.h"
+
+#define EXIT_OK 0
+#define EXIT_FAIL 1   /* ran, but the answer is "no" (reserved for solve/verify) */
+#define EXIT_USAGE 2  /* bad usage or bad input */
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+    const char *usage;  /* full --help text */
+} Command;
+
+/* Prints "tsumegen NAME: message" on stderr and returns EXIT_USAGE. */
+int cli_error(const char *cmd, const char *fmt, ...);
+/* True if argv holds -h or --help. */
+int cli_wants_help(int argc, char **argv);
+/* Reads the next input line into buf (strips newline and "#" comments); 0 at EOF. */
+int cli_read_line(FILE *f, char *buf, size_t len);
+/* Splits "SFEN [moves m1 m2 ...]" into the SFEN text and the moves part (NULL if none). */
+char *cli_split_moves(char *line);
+
+int cmd_perft(int argc, char **argv);
+int cmd_moves(int argc, char **argv);
+int cmd_mate1(int argc, char **argv);
+int cmd_kif(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+extern const char USAGE_PERFT[], USAGE_MOVES[], USAGE_MATE1[], USAGE_KIF[], USAGE_BENCH[];
+
+#endif

@@ -1,0 +1,60 @@
+/* cmd_bench.c - speed figures.  Timings are for benchmarks/RESULTS.md, never
+ * asserted in tests; the node counts double as a signature that CI checks. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "perft.h"
+
+const char USAGE_BENCH[] =
+    "usage: tsumegen bench [perft] [--repeat N]\n"
+    "perft: single-thread perft 5 from the initial position and perft 3 from a\n"
+    "207-move middle-game position; prints seconds and nodes/s (best of N runs,\n"
+    "default 3) and a final 'signature' line (total nodes) that must not change.\n";
+
+static double now_sec(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const struct { const char *name, *sfen; int depth; } PERFT_BENCH[] = {
+    {"startpos", SFEN_STARTPOS, 5},
+    {"middle207", "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1", 3},
+};
+
+static int bench_perft(int repeat) {
+    uint64_t signature = 0;
+    for (size_t i = 0; i < sizeof PERFT_BENCH / sizeof PERFT_BENCH[0]; i++) {
+        Position pos;
+        char err[ERR_MAX];
+        if (sfen_parse(PERFT_BENCH[i].sfen, &pos, 0, err, sizeof err)) return cli_error("bench", "%s", err);
+        double best = 1e30;
+        uint64_t nodes = 0;
+        for (int r = 0; r < repeat; r++) {
+            double t0 = now_sec();
+            nodes = perft(&pos, PERFT_BENCH[i].depth);
+            double t = now_sec() - t0;
+            if (t < best) best = t;
+        }
+        printf("perft %-10s depth %d  nodes %10llu  %.3f s  %.1f Mnodes/s\n", PERFT_BENCH[i].name,
+               PERFT_BENCH[i].depth, (unsigned long long)nodes, best, nodes / best / 1e6);
+        signature += nodes;
+    }
+    printf("signature %llu\n", (unsigned long long)signature);
+    return EXIT_OK;
+}
+
+int cmd_bench(int argc, char **argv) {
+    int repeat = 3;
+    const char *what = "perft";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d", &repeat) != 1 || repeat < 1 || repeat > 100)
+                return cli_error("bench", "--repeat must be 1..100");
+        } else if (argv[i][0] != '-') what = argv[i];
+        else return cli_error("bench", "unknown option '%s'", argv[i]);
+    }
+    if (!strcmp(what, "perft")) return bench_perft(repeat);
+    return cli_error("bench", "unknown benchmark '%s' (available: perft)", what);
+}

@@ -1,0 +1,76 @@
+/* kif.c - KIF writer in the form common GUIs (Kifu for Windows, ShogiGUI,
+ * KENTO, shogi-extend) read: BOD board, hands in kanji numerals, move lines
+ * "   1 ２三銀打" with "(77)" origins, 同, 成/不成. */
+#include "kif.h"
+#include <string.h>
+#include "../core/mate1.h"
+
+static const char *const FW_DIGIT[10] = {"０", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
+static const char *const KANJI_NUM[19] = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十",
+                                          "十一", "十二", "十三", "十四", "十五", "十六", "十七", "十八"};
+/* one-character names for the diagram; move lines spell promoted minors as 成香 etc. */
+static const char *const BOARD_NAME[PIECE_TYPE_NB] = {"", "歩", "香", "桂", "銀", "角", "飛", "金", "玉",
+                                                      "と", "杏", "圭", "全", "馬", "龍"};
+static const char *const MOVE_NAME[PIECE_TYPE_NB] = {"", "歩", "香", "桂", "銀", "角", "飛", "金", "玉",
+                                                     "と", "成香", "成桂", "成銀", "馬", "龍"};
+
+static void hand_line(FILE *f, const Position *pos, int c) {
+    static const int ORDER[7] = {ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN};
+    int any = 0;
+    fputs(c == BLACK ? "先手の持駒：" : "後手の持駒：", f);
+    for (int i = 0; i < 7; i++) {
+        int k = pos->hand[c][ORDER[i]];
+        if (!k) continue;
+        fprintf(f, "%s%s　", BOARD_NAME[ORDER[i]], k > 1 ? KANJI_NUM[k] : "");
+        any = 1;
+    }
+    fputs(any ? "\n" : "なし\n", f);
+}
+
+void kif_move_text(const Position *pos, Move m, int prev_to, char *buf, size_t len) {
+    int to = move_to(m);
+    char dest[16];
+    if (to == prev_to) snprintf(dest, sizeof dest, "同　");
+    else snprintf(dest, sizeof dest, "%s%s", FW_DIGIT[sq_file(to) + 1], KANJI_NUM[sq_rank(to) + 1]);
+    if (move_is_drop(m)) {
+        snprintf(buf, len, "%s%s打", dest, MOVE_NAME[move_drop_type(m)]);
+        return;
+    }
+    int from = move_from(m), pt = piece_type(pos->board[from]), us = pos->side;
+    const char *suffix = "";
+    if (move_is_promo(m)) suffix = "成";
+    else if (can_promote_type(pt) && (in_zone(us, from) || in_zone(us, to))) suffix = "不成";
+    snprintf(buf, len, "%s%s%s(%d%d)", dest, MOVE_NAME[pt], suffix, sq_file(from) + 1, sq_rank(from) + 1);
+}
+
+int kif_write(FILE *f, const Position *start, const Move *moves, int n, const char *comment) {
+    Position pos = *start;
+    fputs("#KIF version=2.0 encoding=UTF-8\n", f);
+    if (comment && *comment) fprintf(f, "*%s\n", comment);
+    hand_line(f, &pos, WHITE);
+    fputs("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n", f);
+    for (int r = 0; r < 9; r++) {
+        fputc('|', f);
+        for (int file = 8; file >= 0; file--) {
+            int pc = pos.board[make_sq(file, r)];
+            if (!pc) fputs(" ・", f);
+            else fprintf(f, "%s%s", piece_color(pc) == WHITE ? "v" : " ", BOARD_NAME[piece_type(pc)]);
+        }
+        fprintf(f, "|%s\n", KANJI_NUM[r + 1]);
+    }
+    fputs("+---------------------------+\n", f);
+    hand_line(f, &pos, BLACK);
+    if (pos.side == WHITE) fputs("後手番\n", f);
+    fputs("手数----指手---------消費時間--\n", f);
+    int prev_to = -1;
+    for (int i = 0; i < n; i++) {
+        char text[64];
+        Undo u;
+        kif_move_text(&pos, moves[i], prev_to, text, sizeof text);
+        fprintf(f, "%4d %s\n", i + 1, text);
+        prev_to = move_to(moves[i]);
+        pos_do_move(&pos, moves[i], &u);
+    }
+    if (is_checkmated(&pos)) fprintf(f, "%4d 詰み\n", n + 1);
+    return ferror(f) ? -1 : 0;
+}
