@@ -2,7 +2,7 @@
 # test; `make check` does the same under AddressSanitizer + UBSan; `make bench`.
 CC      ?= cc
 OPT     ?= -O2 -march=x86-64-v2
-CFLAGS  ?= $(OPT)
+CFLAGS  ?= $(OPT) -fopenmp
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wno-unused-function
 CPPFLAGS += -Ibuild/gen -Icore -D_POSIX_C_SOURCE=200809L
 LDLIBS  += -lm

@@ -12,7 +12,8 @@ void pos_clear(Position *pos) {
     pos->occupied = bb_empty();
     pos->side = BLACK;
     pos->pad = 0;
-    pos->key = 0;
+    pos->board_key = 0;
+    pos->hand_key = 0;
 }
 
 /* put/remove keep bitboards, mailbox, king squares and the key in step. */
@@ -24,7 +25,7 @@ void pos_put(Position *pos, int sq, int pc) {
     pos->by_type[pt] = bb_or(pos->by_type[pt], b);
     pos->occupied = bb_or(pos->occupied, b);
     if (pt == KING) pos->king_sq[c] = (uint8_t)sq;
-    pos->key ^= ZOBRIST_PSQ[pc][sq];
+    pos->board_key ^= ZOBRIST_PSQ[pc][sq];
 }
 
 void pos_remove(Position *pos, int sq) {
@@ -35,26 +36,28 @@ void pos_remove(Position *pos, int sq) {
     pos->by_type[pt] = bb_xor(pos->by_type[pt], b);
     pos->occupied = bb_xor(pos->occupied, b);
     if (pt == KING) pos->king_sq[c] = SQ_NONE;
-    pos->key ^= ZOBRIST_PSQ[pc][sq];
+    pos->board_key ^= ZOBRIST_PSQ[pc][sq];
 }
 
-uint64_t pos_compute_key(const Position *pos) {
-    uint64_t k = pos->side == WHITE ? ZOBRIST_SIDE : 0;
+void pos_compute_keys(const Position *pos, uint64_t *board_key, uint64_t *hand_key) {
+    uint64_t b = pos->side == WHITE ? ZOBRIST_SIDE : 0, h = 0;
     for (int sq = 0; sq < SQ_NB; sq++)
-        if (pos->board[sq]) k ^= ZOBRIST_PSQ[pos->board[sq]][sq];
+        if (pos->board[sq]) b ^= ZOBRIST_PSQ[pos->board[sq]][sq];
     for (int c = 0; c < 2; c++)
-        for (int pt = PAWN; pt <= GOLD; pt++) k += ZOBRIST_HAND[c][pt] * pos->hand[c][pt];
-    return k;
+        for (int pt = PAWN; pt <= GOLD; pt++) h += ZOBRIST_HAND[c][pt] * pos->hand[c][pt];
+    *board_key = b;
+    *hand_key = h;
 }
 
 void pos_do_move(Position *pos, Move m, Undo *u) {
     int us = pos->side, to = move_to(m);
-    u->key = pos->key;
+    u->board_key = pos->board_key;
+    u->hand_key = pos->hand_key;
     u->captured = 0;
     if (move_is_drop(m)) {
         int pt = move_drop_type(m);
         pos->hand[us][pt]--;
-        pos->key -= ZOBRIST_HAND[us][pt];
+        pos->hand_key -= ZOBRIST_HAND[us][pt];
         pos_put(pos, to, make_piece(us, pt));
     } else {
         int from = move_from(m), pc = pos->board[from];
@@ -64,13 +67,13 @@ void pos_do_move(Position *pos, Move m, Undo *u) {
             u->captured = (uint8_t)cap;
             pos_remove(pos, to);
             pos->hand[us][rt]++;
-            pos->key += ZOBRIST_HAND[us][rt];
+            pos->hand_key += ZOBRIST_HAND[us][rt];
         }
         pos_remove(pos, from);
         pos_put(pos, to, move_is_promo(m) ? pc + PROMOTE : pc);
     }
     pos->side = (uint8_t)(us ^ 1);
-    pos->key ^= ZOBRIST_SIDE;
+    pos->board_key ^= ZOBRIST_SIDE;
 }
 
 void pos_undo_move(Position *pos, Move m, const Undo *u) {
@@ -88,7 +91,8 @@ void pos_undo_move(Position *pos, Move m, const Undo *u) {
             pos->hand[us][raw_type(piece_type(u->captured))]--;
         }
     }
-    pos->key = u->key;
+    pos->board_key = u->board_key;
+    pos->hand_key = u->hand_key;
 }
 
 Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ) {
@@ -139,7 +143,9 @@ int pos_check(const Position *pos) {
     int total = 0;  /* with check 4, equal totals mean no stray bits in by_type */
     for (int pt = PAWN; pt < PIECE_TYPE_NB; pt++) total += bb_count(pos->by_type[pt]);
     if (total != bb_count(occ) || bb_count(pos->by_color[0]) + bb_count(pos->by_color[1]) != total) return 8;
-    if (pos_compute_key(pos) != pos->key) return 9;
+    uint64_t bk, hk;
+    pos_compute_keys(pos, &bk, &hk);
+    if (bk != pos->board_key || hk != pos->hand_key) return 9;
     if (pos->side > 1) return 10;
     return 0;
 }

@@ -10,7 +10,8 @@ typedef struct {
     Bitboard by_color[2];
     Bitboard by_type[PIECE_TYPE_NB];  /* both colours; index 0 unused */
     Bitboard occupied;
-    uint64_t key;                     /* Zobrist: board XOR side, plus additive hand keys */
+    uint64_t board_key;               /* Zobrist XOR of pieces on squares; bit 0 = side to move */
+    uint64_t hand_key;                /* sum of ZOBRIST_HAND over pieces held (bit 0 stays 0) */
     uint8_t board[81];                /* piece code or 0 */
     uint8_t hand[2][HAND_TYPE_NB];    /* counts, index PAWN..GOLD */
     uint8_t king_sq[2];               /* SQ_NONE when absent */
@@ -19,14 +20,17 @@ typedef struct {
 } Position;
 
 typedef struct {
-    uint64_t key;
+    uint64_t board_key, hand_key;
     uint8_t captured;  /* piece code taken by the move, 0 if none */
 } Undo;
 
 void pos_clear(Position *pos);
 void pos_put(Position *pos, int sq, int pc);
 void pos_remove(Position *pos, int sq);
-uint64_t pos_compute_key(const Position *pos);
+/* Recomputes board_key and hand_key from scratch (setup and consistency check). */
+void pos_compute_keys(const Position *pos, uint64_t *board_key, uint64_t *hand_key);
+/* Full position key: board, side to move and both hands. */
+TG_INLINE uint64_t pos_key(const Position *pos) { return pos->board_key ^ pos->hand_key; }
 void pos_do_move(Position *pos, Move m, Undo *u);
 void pos_undo_move(Position *pos, Move m, const Undo *u);
 

@@ -162,7 +162,7 @@ int sfen_parse(const char *text, Position *pos, int strict_hands, char *err, siz
         if (fl[3] > 9 || f[3][0] == '0') return fail(err, el, "bad SFEN: move number must be 1 or more");
     }
     if (validate(pos, strict_hands, err, el)) return -1;
-    pos->key = pos_compute_key(pos);
+    pos_compute_keys(pos, &pos->board_key, &pos->hand_key);
     return 0;
 }
 
