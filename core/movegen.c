@@ -1,13 +1,23 @@
 /* movegen.c - legal, checking and evading move generation. */
 #include "movegen.h"
 
-void checkinfo_init(const Position *pos, CheckInfo *ci) {
+/* The part of CheckInfo that legality needs: king squares, checkers, pins. */
+static void init_pins(const Position *pos, CheckInfo *ci) {
     int us = pos->side, them = us ^ 1;
     ci->ksq_us = pos->king_sq[us];
     ci->ksq_them = pos->king_sq[them];
     ci->checkers = checkers_of(pos);
     ci->pinned = ci->ksq_us == SQ_NONE ? bb_empty()
                  : bb_and(slider_blockers(pos, them, ci->ksq_us), pos->by_color[us]);
+}
+
+void checkinfo_init(const Position *pos, CheckInfo *ci) {
+    init_pins(pos, ci);
+    checkinfo_init_checks(pos, ci);
+}
+
+void checkinfo_init_checks(const Position *pos, CheckInfo *ci) {
+    int us = pos->side, them = us ^ 1;
     for (int pt = 0; pt < PIECE_TYPE_NB; pt++) ci->check_sq[pt] = bb_empty();
     ci->discover = bb_empty();
     if (ci->ksq_them == SQ_NONE) return;
@@ -41,8 +51,7 @@ int move_is_legal(const Position *pos, const CheckInfo *ci, Move m) {
     }
     int from = move_from(m);
     if (from == ksq) {
-        Bitboard occ = bb_xor(pos->occupied, bb_sq(ksq));
-        return !bb_any(attackers_to(pos, pos->side ^ 1, to, occ));
+        return !is_attacked(pos, pos->side ^ 1, to, bb_xor(pos->occupied, bb_sq(ksq)));
     }
     if (bb_any(ci->checkers)) {
         if (bb_more_than_one(ci->checkers)) return 0;
@@ -82,7 +91,7 @@ int is_pawn_drop_mate(const Position *pos, int to) {
     Bitboard occk = bb_xor(occ, bb_sq(ksq));
     while (bb_any(esc)) {
         int e = bb_pop(&esc);
-        if (!bb_any(attackers_to(pos, us, e, occk))) return 0;
+        if (!is_attacked(pos, us, e, occk)) return 0;
     }
     return 1;
 }
@@ -110,16 +119,20 @@ TG_INLINE void add_board_move(MoveList *l, int us, int pt, int from, int to) {
     for (int i = 0; i < n; i++) l->moves[l->count++] = v[i];
 }
 
-/* Board moves of every non-king piece (and the king when with_king) to target. */
-static void gen_piece_moves(const Position *pos, MoveList *l, Bitboard target, int with_king) {
+/* Board moves of `pieces` (none of them the king) to target. */
+static void gen_piece_moves(const Position *pos, MoveList *l, Bitboard pieces, Bitboard target) {
     int us = pos->side;
-    Bitboard ours = pos->by_color[us];
-    if (!with_king && pos->king_sq[us] != SQ_NONE) ours = bb_xor(ours, bb_sq(pos->king_sq[us]));
-    while (bb_any(ours)) {
-        int from = bb_pop(&ours), pt = piece_type(pos->board[from]);
+    while (bb_any(pieces)) {
+        int from = bb_pop(&pieces), pt = piece_type(pos->board[from]);
         Bitboard att = bb_and(piece_attack(us, pt, from, pos->occupied), target);
         while (bb_any(att)) add_board_move(l, us, pt, from, bb_pop(&att));
     }
+}
+
+/* The whole line through a and b (both on it); they must be aligned. */
+TG_INLINE Bitboard line_bb(int a, int b) {
+    int d = DIRECTION[a][b];
+    return bb_or(bb_or(RAY[d][a], RAY[d ^ 1][a]), bb_sq(a));
 }
 
 /* Squares of `target` where colour us may drop a piece of type pt. */
@@ -137,61 +150,127 @@ static Bitboard drop_targets(const Position *pos, int pt, Bitboard target) {
     return target;
 }
 
+/* The square where a pawn of `us` would check the king on ksq, or -1. */
+TG_INLINE int pawn_check_square(int us, int ksq) {
+    if (ksq == SQ_NONE) return -1;
+    int r = sq_rank(ksq);
+    if (us == BLACK) return r < 8 ? ksq + 1 : -1;
+    return r > 0 ? ksq - 1 : -1;
+}
+
 /* Drops onto the empty squares of target, pawn-drop mate excluded. */
 static void gen_drops(const Position *pos, MoveList *l, Bitboard target) {
-    int us = pos->side, ksq = pos->king_sq[us ^ 1];
+    int us = pos->side, pcs = pawn_check_square(us, pos->king_sq[us ^ 1]);
     for (int pt = PAWN; pt <= GOLD; pt++) {
         if (!pos->hand[us][pt]) continue;
         Bitboard t = drop_targets(pos, pt, target);
         while (bb_any(t)) {
             int to = bb_pop(&t);
-            if (pt == PAWN && ksq != SQ_NONE && bb_test(PAWN_ATK[us][to], ksq) && is_pawn_drop_mate(pos, to))
-                continue;
+            if (pt == PAWN && to == pcs && is_pawn_drop_mate(pos, to)) continue;
             l->moves[l->count++] = make_drop(pt, to);
         }
     }
 }
 
-/* Keep the moves from index `start` on that pass move_is_legal. */
-static void filter_legal(const Position *pos, const CheckInfo *ci, MoveList *l, int start) {
-    int n = start;
-    for (int i = start; i < l->count; i++)
-        if (move_is_legal(pos, ci, l->moves[i])) l->moves[n++] = l->moves[i];
-    l->count = n;
-}
-
-int gen_evasions(const Position *pos, MoveList *l) {
-    CheckInfo ci;
-    int us = pos->side, ksq = pos->king_sq[us];
-    checkinfo_init(pos, &ci);
-    l->count = 0;
-    if (ksq == SQ_NONE || !bb_any(ci.checkers)) return 0;
+/* King moves to squares the enemy does not attack (the king itself removed
+ * from the occupancy so it cannot hide behind its own square). */
+static void gen_king_moves(const Position *pos, MoveList *l, int ksq) {
+    int us = pos->side;
     Bitboard occk = bb_xor(pos->occupied, bb_sq(ksq));
     Bitboard k = bb_andnot(KING_ATK[ksq], pos->by_color[us]);
     while (bb_any(k)) {
         int to = bb_pop(&k);
-        if (!bb_any(attackers_to(pos, us ^ 1, to, occk))) l->moves[l->count++] = make_move(ksq, to, 0);
+        if (!is_attacked(pos, us ^ 1, to, occk)) l->moves[l->count++] = make_move(ksq, to, 0);
     }
-    if (bb_more_than_one(ci.checkers)) return l->count;
-    int c = bb_lsb(ci.checkers);
+}
+
+/* Evasions given the checkers.  Pinned pieces never evade: a pinned piece's
+ * line and the check line meet only at the king. */
+static int gen_evasions_ci(const Position *pos, const CheckInfo *ci, MoveList *l) {
+    int us = pos->side, ksq = ci->ksq_us;
+    l->count = 0;
+    gen_king_moves(pos, l, ksq);
+    if (bb_more_than_one(ci->checkers)) return l->count;
+    int c = bb_lsb(ci->checkers);
     Bitboard between = between_bb(ksq, c);
-    int start = l->count;
-    gen_piece_moves(pos, l, bb_or(between, bb_sq(c)), 0);
-    filter_legal(pos, &ci, l, start);  /* pins only: targets already block or capture */
+    Bitboard movers = bb_andnot(bb_andnot(pos->by_color[us], ci->pinned), bb_sq(ksq));
+    gen_piece_moves(pos, l, movers, bb_or(between, bb_sq(c)));
     gen_drops(pos, l, between);
     return l->count;
 }
 
+int gen_evasions(const Position *pos, MoveList *l) {
+    CheckInfo ci;
+    init_pins(pos, &ci);
+    l->count = 0;
+    if (ci.ksq_us == SQ_NONE || !bb_any(ci.checkers)) return 0;
+    return gen_evasions_ci(pos, &ci, l);
+}
+
 int gen_legal(const Position *pos, MoveList *l) {
     CheckInfo ci;
-    int us = pos->side;
-    if (in_check(pos)) return gen_evasions(pos, l);
-    checkinfo_init(pos, &ci);
+    int us = pos->side, ksq;
+    init_pins(pos, &ci);
+    if (bb_any(ci.checkers)) return gen_evasions_ci(pos, &ci, l);
+    ksq = ci.ksq_us;
     l->count = 0;
-    gen_piece_moves(pos, l, bb_andnot(bb_all(), pos->by_color[us]), 1);
-    filter_legal(pos, &ci, l, 0);
+    Bitboard notours = bb_andnot(bb_all(), pos->by_color[us]);
+    Bitboard free = bb_andnot(pos->by_color[us], ci.pinned);
+    if (ksq != SQ_NONE) {
+        free = bb_xor(free, bb_sq(ksq));
+        gen_king_moves(pos, l, ksq);
+        Bitboard pinned = ci.pinned;
+        while (bb_any(pinned)) {  /* a pinned piece may slide along its pin line */
+            int p = bb_pop(&pinned);
+            gen_piece_moves(pos, l, bb_sq(p), bb_and(notours, line_bb(ksq, p)));
+        }
+    }
+    gen_piece_moves(pos, l, free, notours);
     gen_drops(pos, l, bb_andnot(bb_all(), pos->occupied));
     return l->count;
+}
+
+/* Number of board moves of a piece of type pt from `from` to the squares T,
+ * promotion and non-promotion counted separately. */
+TG_INLINE int count_targets(int us, int pt, int from, Bitboard t) {
+    if (!can_promote_type(pt)) return bb_count(t);
+    Bitboard promo = in_zone(us, from) ? t : bb_and(t, bb_ranks(us, 0, 2));
+    Bitboard must = pt == KNIGHT ? bb_ranks(us, 0, 1) : (pt == PAWN || pt == LANCE) ? bb_ranks(us, 0, 0) : bb_empty();
+    return bb_count(promo) + bb_count(bb_andnot(t, must));
+}
+
+int count_legal(const Position *pos) {
+    CheckInfo ci;
+    int us = pos->side, n = 0;
+    init_pins(pos, &ci);
+    if (bb_any(ci.checkers)) {
+        MoveList l;
+        return gen_evasions_ci(pos, &ci, &l);
+    }
+    int ksq = ci.ksq_us;
+    Bitboard notours = bb_andnot(bb_all(), pos->by_color[us]);
+    Bitboard pieces = bb_and(pos->by_color[us], bb_all());
+    if (ksq != SQ_NONE) {
+        Bitboard occk = bb_xor(pos->occupied, bb_sq(ksq));
+        Bitboard k = bb_and(KING_ATK[ksq], notours);
+        while (bb_any(k)) n += !is_attacked(pos, us ^ 1, bb_pop(&k), occk);
+        pieces = bb_xor(pieces, bb_sq(ksq));
+    }
+    while (bb_any(pieces)) {
+        int from = bb_pop(&pieces), pt = piece_type(pos->board[from]);
+        Bitboard t = bb_and(piece_attack(us, pt, from, pos->occupied), notours);
+        if (bb_test(ci.pinned, from)) t = bb_and(t, line_bb(ksq, from));
+        n += count_targets(us, pt, from, t);
+    }
+    Bitboard empty = bb_andnot(bb_all(), pos->occupied);
+    int pcs = pawn_check_square(us, pos->king_sq[us ^ 1]);
+    for (int pt = PAWN; pt <= GOLD; pt++) {
+        if (!pos->hand[us][pt]) continue;
+        Bitboard t = drop_targets(pos, pt, empty);
+        n += bb_count(t);
+        if (pt == PAWN && pcs >= 0 && bb_test(t, pcs) && is_pawn_drop_mate(pos, pcs)) n--;
+    }
+    return n;
 }
 
 int gen_checks(const Position *pos, MoveList *l) {

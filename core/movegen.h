@@ -18,7 +18,10 @@ typedef struct {
     int ksq_us, ksq_them;
 } CheckInfo;
 
+/* Fills checkers, pinned and the king squares; checkinfo_init_checks adds
+ * check_sq and discover (needed only to generate or detect checks). */
 void checkinfo_init(const Position *pos, CheckInfo *ci);
+void checkinfo_init_checks(const Position *pos, CheckInfo *ci);
 /* Legality of a pseudo-legal move (own-king safety; pawn-drop mate excluded separately). */
 int move_is_legal(const Position *pos, const CheckInfo *ci, Move m);
 int move_gives_check(const Position *pos, const CheckInfo *ci, Move m);
@@ -30,5 +33,7 @@ int gen_checks(const Position *pos, MoveList *list);
 int gen_evasions(const Position *pos, MoveList *list);
 /* Does the side to move have any legal move? (early exit; used by mate tests) */
 int has_legal_move(const Position *pos);
+/* Number of legal moves, without listing them (perft leaves); equals gen_legal's count. */
+int count_legal(const Position *pos);
 
 #endif

@@ -108,6 +108,29 @@ Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ) {
     return bb_and(a, pos->by_color[c]);
 }
 
+int is_attacked(const Position *pos, int c, int sq, Bitboard occ) {
+    int them = c ^ 1;
+    Bitboard mine = pos->by_color[c];
+    Bitboard hdk = bb_or(bb_or(pos->by_type[KING], pos->by_type[HORSE]), pos->by_type[DRAGON]);
+    Bitboard a = bb_and(PAWN_ATK[them][sq], pos->by_type[PAWN]);
+    a = bb_or(a, bb_and(KNIGHT_ATK[them][sq], pos->by_type[KNIGHT]));
+    a = bb_or(a, bb_and(SILVER_ATK[them][sq], bb_or(pos->by_type[SILVER], hdk)));
+    a = bb_or(a, bb_and(GOLD_ATK[them][sq], bb_or(golds_bb(pos), hdk)));
+    if (bb_any(bb_and(a, mine))) return 1;
+    /* sliders: look at the occupancy only when one stands on an open-board line */
+    Bitboard rooks = bb_and(bb_or(pos->by_type[ROOK], pos->by_type[DRAGON]), mine);
+    Bitboard bishops = bb_and(bb_or(pos->by_type[BISHOP], pos->by_type[HORSE]), mine);
+    Bitboard lances = bb_and(pos->by_type[LANCE], mine);
+    Bitboard rl = bb_or(rooks, lances);
+    if (bb_any(rl) && bb_any(bb_and(rl, bb_or(bb_or(RAY[DIR_N][sq], RAY[DIR_S][sq]), bb_or(RAY[DIR_R][sq], RAY[DIR_L][sq]))))) {
+        if (bb_any(bb_and(rook_attack(sq, occ), rooks))) return 1;
+        if (bb_any(bb_and(lance_attack(them, sq, occ), lances))) return 1;
+    }
+    if (bb_any(bishops) && bb_any(bb_and(bishops, bb_or(bb_or(RAY[DIR_NR][sq], RAY[DIR_SL][sq]), bb_or(RAY[DIR_SR][sq], RAY[DIR_NL][sq])))))
+        return bb_any(bb_and(bishop_attack(sq, occ), bishops));
+    return 0;
+}
+
 Bitboard slider_blockers(const Position *pos, int slider_c, int sq) {
     Bitboard empty = bb_empty(), result = bb_empty();
     Bitboard snipers = bb_and(rook_attack(sq, empty), bb_or(pos->by_type[ROOK], pos->by_type[DRAGON]));

@@ -42,6 +42,8 @@ TG_INLINE Bitboard golds_bb(const Position *pos) {
 }
 /* Pieces of colour c attacking sq, with occupancy occ for the sliders. */
 Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ);
+/* Is sq attacked by colour c?  Early-exit form of attackers_to for king safety. */
+int is_attacked(const Position *pos, int c, int sq, Bitboard occ);
 /* Pieces of colour `slider_c` that would attack sq if exactly the pieces in the
  * returned blockers were absent: blockers of both colours lying alone between. */
 Bitboard slider_blockers(const Position *pos, int slider_c, int sq);

@@ -4,8 +4,8 @@
 
 uint64_t perft(Position *pos, int depth) {
     MoveList l;
+    if (depth <= 1) return depth == 1 ? (uint64_t)count_legal(pos) : 1;  /* bulk count */
     gen_legal(pos, &l);
-    if (depth <= 1) return depth == 1 ? (uint64_t)l.count : 1;
     uint64_t n = 0;
     for (int i = 0; i < l.count; i++) {
         Undo u;

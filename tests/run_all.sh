@@ -16,7 +16,7 @@ run() {  # run NAME COMMAND...
     if [ -z "$line" ]; then
         echo "   $name: no summary line (exit $rc)"; tail -20 "$log"; total_fail=$((total_fail+1))
     else
-        local p f; p=$(echo "$line" | sed -E 's/.*[^0-9]?([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+        local p f; p=$(echo "$line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+'); f=$(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
         echo "   $line"
         total_pass=$((total_pass+p)); total_fail=$((total_fail+f))
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then echo "   $name exited $rc"; total_fail=$((total_fail+1)); fi

@@ -54,6 +54,7 @@ TEST(random_games_consistency) {
             CheckInfo ci;
             CHECK_EQ_U64(pos_check(&pos), 0);
             gen_legal(&pos, &legal);
+            CHECK_EQ_U64(count_legal(&pos), legal.count);
             if (!legal.count) break;
             checkinfo_init(&pos, &ci);
             gen_checks(&pos, &checks);
