@@ -74,6 +74,7 @@ void pos_do_move(Position *pos, Move m, Undo *u) {
     }
     pos->side = (uint8_t)(us ^ 1);
     pos->board_key ^= ZOBRIST_SIDE;
+    TG_ASSERT(pos_check(pos) == 0);  /* debug builds (make check) verify every move */
 }
 
 void pos_undo_move(Position *pos, Move m, const Undo *u) {
@@ -93,6 +94,7 @@ void pos_undo_move(Position *pos, Move m, const Undo *u) {
     }
     pos->board_key = u->board_key;
     pos->hand_key = u->hand_key;
+    TG_ASSERT(pos_check(pos) == 0);
 }
 
 Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ) {
