@@ -75,7 +75,9 @@ static int parse_hand(const char *h, size_t n, Position *pos, char *err, size_t 
         if (h[i] >= '0' && h[i] <= '9') {
             if (h[i] == '0') return fail(err, el, "bad SFEN hand: count with a leading zero or zero count");
             count = 0;
-            while (i < n && h[i] >= '0' && h[i] <= '9' && count < 100) count = count * 10 + (h[i++] - '0');
+            for (; i < n && h[i] >= '0' && h[i] <= '9'; i++)
+                if (count < 1000) count = count * 10 + (h[i] - '0');  /* capped: any count this big is too many */
+            if (count > 999) return fail(err, el, "bad SFEN hand: count too large (the set has 18 pawns at most)");
             if (i >= n) return fail(err, el, "bad SFEN hand: count %d without a piece letter", count);
             if (count < 2) return fail(err, el, "bad SFEN hand: count %d (write a single piece without a count)", count);
         }
@@ -159,7 +161,8 @@ int sfen_parse(const char *text, Position *pos, int strict_hands, char *err, siz
     if (nf == 4) {
         for (size_t i = 0; i < fl[3]; i++)
             if (f[3][i] < '0' || f[3][i] > '9') return fail(err, el, "bad SFEN: move number '%.*s' is not a number", (int)(fl[3] > 20 ? 20 : fl[3]), f[3]);
-        if (fl[3] > 9 || f[3][0] == '0') return fail(err, el, "bad SFEN: move number must be 1 or more");
+        if (f[3][0] == '0') return fail(err, el, "bad SFEN: move number must be 1 or more (no leading zero)");
+        if (fl[3] > 9) return fail(err, el, "bad SFEN: move number '%.20s...' is too large", f[3]);
     }
     if (validate(pos, strict_hands, err, el)) return -1;
     pos_compute_keys(pos, &pos->board_key, &pos->hand_key);
@@ -219,6 +222,39 @@ static int parse_sq(const char *s) {
     return make_sq(s[0] - '1', s[1] - 'a');
 }
 
+/* Says why m (well-formed, from a piece of the side to move or a drop of a
+ * piece in hand onto an empty square) is not among the legal moves. */
+static int explain_illegal(const Position *pos, Move m, const char *t, char *err, size_t el) {
+    int us = pos->side, to = move_to(m);
+    int pt = move_is_drop(m) ? move_drop_type(m) : piece_type(pos->board[move_from(m)]);
+    if (move_is_drop(m)) {
+        if (pt == PAWN && pawn_on_file(pos, us, sq_file(to)))
+            return fail(err, el, "illegal move '%s': %s already has a pawn on file %d (nifu)", t, COLOR_NAME[us], sq_file(to) + 1);
+    } else {
+        int from = move_from(m), tc = pos->board[to];
+        if (tc && piece_color(tc) == us) return fail(err, el, "illegal move '%s': %c%c holds a %s piece", t, t[2], t[3], COLOR_NAME[us]);
+        if (!bb_test(piece_attack(us, pt, from, pos->occupied), to))
+            return fail(err, el, "illegal move '%s': the piece on %.2s cannot reach %c%c", t, t, t[2], t[3]);
+        if (move_is_promo(m) && !can_promote_type(pt))
+            return fail(err, el, "illegal move '%s': this piece cannot promote", t);
+        if (move_is_promo(m) && !in_zone(us, from) && !in_zone(us, to))
+            return fail(err, el, "illegal move '%s': promotion needs a start or end in the promotion zone", t);
+    }
+    int r = rel_rank(us, to);
+    if (!move_is_promo(m) && (((pt == PAWN || pt == LANCE) && r == 0) || (pt == KNIGHT && r <= 1)))
+        return fail(err, el, "illegal move '%s': the piece could never move from %c%c (%s)", t, t[2], t[3],
+                    move_is_drop(m) ? "dead drop" : "it must promote");
+    Position after = *pos;
+    Undo u;
+    pos_do_move(&after, m, &u);
+    int ksq = after.king_sq[us];
+    if (ksq != SQ_NONE && bb_any(attackers_to(&after, us ^ 1, ksq, after.occupied)))
+        return fail(err, el, "illegal move '%s': it leaves the %s king in check", t, COLOR_NAME[us]);
+    if (move_is_drop(m) && pt == PAWN && in_check(&after) && is_pawn_drop_mate(pos, to))
+        return fail(err, el, "illegal move '%s': pawn-drop mate (uchifuzume) is not allowed", t);
+    return fail(err, el, "illegal move '%s' in this position", t);
+}
+
 int move_parse(const Position *pos, const char *t, Move *out, char *err, size_t el) {
     size_t n = strlen(t);
     int us = pos->side;
@@ -244,5 +280,5 @@ int move_parse(const Position *pos, const char *t, Move *out, char *err, size_t 
     gen_legal(pos, &l);
     for (int i = 0; i < l.count; i++)
         if (l.moves[i] == m) { *out = m; return 0; }
-    return fail(err, el, "illegal move '%s' in this position", t);
+    return explain_illegal(pos, m, t, err, el);
 }
