@@ -7,6 +7,13 @@ WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wno-unused-function
 CPPFLAGS += -Ibuild/gen -Icore -D_POSIX_C_SOURCE=200809L
 LDLIBS  += -lm
 BUILD   ?= build/rel
+# OpenCL (tsumegen screen): used when the headers and the ICD loader are installed
+# (Debian: opencl-headers ocl-icd-opencl-dev); OPENCL=0 forces the OpenMP-only build.
+OPENCL  ?= $(if $(and $(wildcard /usr/include/CL/cl.h),$(filter /%,$(shell $(CC) -print-file-name=libOpenCL.so))),1,0)
+ifeq ($(OPENCL),1)
+CPPFLAGS += -DTG_HAVE_OPENCL
+LDLIBS  += -lOpenCL
+endif
 BIN     ?= bin
 
 CORE_SRC := $(wildcard core/*.c)
@@ -22,6 +29,21 @@ build/gen/tables.inc: tools/gen_tables.c
 	@mkdir -p build/gen
 	$(CC) -O1 -o build/gen/gen_tables $<
 	build/gen/gen_tables > $@.tmp && mv $@.tmp $@
+
+# the kernel source with core/ inlined, and the default points weights, are
+# embedded in the binary (tools/embed_cl.c), so it runs from any directory
+build/gen/embed_cl: tools/embed_cl.c
+	@mkdir -p build/gen
+	$(CC) -O1 -o $@ $<
+
+build/gen/screen_src.inc: build/gen/embed_cl kernels/screen.cl $(wildcard core/*.c core/*.h) build/gen/tables.inc
+	build/gen/embed_cl SCREEN_CL_SRC kernels/screen.cl core build/gen > $@.tmp && mv $@.tmp $@
+
+build/gen/points_default.inc: build/gen/embed_cl data/points_default.txt
+	build/gen/embed_cl POINTS_DEFAULT_TXT data/points_default.txt > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/host/ocl.o: build/gen/screen_src.inc
+$(BUILD)/host/screen.o: build/gen/points_default.inc
 
 $(BUILD)/%.o: %.c build/gen/tables.inc $(wildcard core/*.h host/*.h)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,339 @@
+/* cmd_screen.c - `tsumegen screen`, `tsumegen devices` and `tsumegen bench screen`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "cli.h"
+#include "ocl.h"
+#include "screen.h"
+
+const char USAGE_SCREEN[] =
+    "usage: tsumegen screen [--device D] [--points FILE] [--threads N] [--cl-threads N]\n"
+    "                       [--no-mate3] [--no-futile] [--strict-hands] [--batch N] [--verbose] < boards\n"
+    "       tsumegen screen --verify N [--seed S] [--mate3-every K] [--device D] ...\n"
+    "Reads one SFEN per line and writes one JSON line per board, in order:\n"
+    "  {\"legal\":bool,\"reason\":\"..\",\"checks\":N,\"mate1\":[usi..],\"mate3\":bool,\"points\":x,\n"
+    "   \"futile_mate1\":[usi..]}\n"
+    "legal/reason: TSUME_RULES.md legality; reason is one of ok, sfen (malformed line),\n"
+    "  two_kings, too_many_pieces, no_defender_king, dead_piece, nifu, defender_in_check.\n"
+    "checks: the attacker's (side to move's) legal checking moves.\n"
+    "mate1: every plain-rule mate-in-1 (no legal reply remains; pawn-drop mate excluded).\n"
+    "mate3: mate within 3 plies under the plain rule (true when mate1 is not empty):\n"
+    "  every legal drop counts as a defence, futile ones (無駄合) too, so mate3 can miss a\n"
+    "  mate that needs a futile drop ignored but never claims a false one.  null with --no-mate3.\n"
+    "futile_mate1: checks that are not in mate1 but mate under the tsume rule because every\n"
+    "  reply left is a drop between king and checker that the attacker can capture with\n"
+    "  mate (無駄合, 合い効かず; chains of such drops up to 7 deep, bounded work; may miss one,\n"
+    "  never lists a non-mate).  null with --no-futile.\n"
+    "points: tsume points (seeds/002), a linear function of the board around the\n"
+    "  defender's king; weights from FILE (format in data/points_default.txt; default: the\n"
+    "  built-in copy of that file).  Illegal boards give checks 0, mate1 [], mate3 false, points 0.\n"
+    "Device: D is auto (GPU, else an OpenCL CPU device such as pocl), gpu, cpu, a number\n"
+    "  from `tsumegen devices`, part of a device name, or omp (no OpenCL); default\n"
+    "  $TSUMEGEN_DEVICE or auto.  Without an OpenCL platform the OpenMP path runs (said once).\n"
+    "  The kernel (embedded in the binary) is built once per device and driver and cached in\n"
+    "  $TSUMEGEN_CACHE_DIR (default ~/.cache/tsumegen; 'off' disables); at start-up it is\n"
+    "  checked against the CPU reference, and on any difference the OpenMP path is used.\n"
+    "--threads N: OpenMP threads; --cl-threads N: pocl's threads (sets POCL_MAX_PTHREAD_COUNT\n"
+    "  for pocl 3 and POCL_CPU_MAX_CU_COUNT for pocl 4+).\n"
+    "--verify N: screens N random tsume-like boards on the device and with the one-thread\n"
+    "  CPU reference and counts results that differ in any bit (a second pass with mate3\n"
+    "  and futile_mate1 on every K-th board, default 1); last line 'verify: N boards, M mismatches'.\n";
+
+const char USAGE_DEVICES[] =
+    "usage: tsumegen devices\n"
+    "Lists the OpenCL devices (index, type, platform: name, version, driver) that\n"
+    "`tsumegen screen --device` can choose from.\n";
+
+static double now_sec(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int cmd_devices(int argc, char **argv) {
+    (void)argv;
+    if (argc > 1) return cli_error("devices", "no arguments expected");
+    ocl_list_devices(stdout);
+    return EXIT_OK;
+}
+
+typedef struct {
+    const char *device, *points;
+    int threads, flags, verbose;
+    long batch, verify, mate3_every;
+    unsigned long long seed;
+} ScreenArgs;
+
+static int parse_long(const char *cmd, const char *opt, const char *v, long lo, long hi, long *out) {
+    char *end;
+    long x = v ? strtol(v, &end, 10) : 0;
+    if (!v || *end || end == v || x < lo || x > hi) return cli_error(cmd, "%s needs a number in %ld..%ld", opt, lo, hi);
+    *out = x;
+    return 0;
+}
+
+/* Options shared by screen and bench screen; returns 0, or EXIT_USAGE. */
+static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs *a) {
+    memset(a, 0, sizeof *a);
+    a->flags = SC_DO_MATE3 | SC_DO_FUTILE;
+    a->mate3_every = 1;
+    a->seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long x;
+        if (!strcmp(s, "--device")) { if (!v) return cli_error(cmd, "--device needs a value"); a->device = v; i++; }
+        else if (!strcmp(s, "--points")) { if (!v) return cli_error(cmd, "--points needs a file"); a->points = v; i++; }
+        else if (!strcmp(s, "--threads")) { if (parse_long(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE; a->threads = (int)x; i++; }
+        else if (!strcmp(s, "--cl-threads")) {
+            if (parse_long(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE;
+            setenv("POCL_CPU_MAX_CU_COUNT", v, 1);   /* read when pocl starts: pocl >= 4 */
+            setenv("POCL_MAX_PTHREAD_COUNT", v, 1);  /* pocl 3 (Debian 12) */
+            i++;
+        }
+        else if (!strcmp(s, "--batch")) { if (parse_long(cmd, s, v, 1, 1 << 22, &a->batch)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--verify") || !strcmp(s, "--boards")) { if (parse_long(cmd, s, v, 1, 100000000, &a->verify)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--mate3-every")) { if (parse_long(cmd, s, v, 1, 1000000, &a->mate3_every)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--seed")) { if (parse_long(cmd, s, v, 0, 0x7fffffffL, &x)) return EXIT_USAGE; a->seed = (unsigned long long)x; i++; }
+        else if (!strcmp(s, "--no-mate3")) a->flags &= ~SC_DO_MATE3;
+        else if (!strcmp(s, "--no-futile")) a->flags &= ~SC_DO_FUTILE;
+        else if (!strcmp(s, "--strict-hands")) a->flags |= SC_STRICT_HANDS;
+        else if (!strcmp(s, "--verbose")) a->verbose = 1;
+        else return cli_error(cmd, "unknown option '%s' (see tsumegen %s --help)", s, cmd);
+    }
+    return 0;
+}
+
+/* Opens the device per a->device; NULL means the OpenMP path (said once on stderr
+ * unless the user asked for omp).  *fatal is set when an explicit device failed. */
+static OclScreen *open_device(const char *cmd, const ScreenArgs *a, const int32_t *w, size_t batch, int *fatal) {
+    char err[2048];
+    const char *spec = a->device ? a->device : getenv("TSUMEGEN_DEVICE");
+    int explicit_dev = spec && *spec && strcmp(spec, "auto");
+    *fatal = 0;
+    OclScreen *s = ocl_screen_open(a->device, w, batch, err, sizeof err);
+    if (s) {
+        if (a->verbose)
+            fprintf(stderr, "tsumegen %s: device %s (program %s in %.3f s; %llu bytes private memory per work-item)\n",
+                    cmd, ocl_screen_device(s), ocl_screen_cache_hit(s) ? "loaded from cache" : "built",
+                    ocl_screen_build_seconds(s), ocl_screen_private_mem(s));
+        return s;
+    }
+    if (!err[0]) return NULL;  /* omp asked for */
+    if (explicit_dev && strcmp(err, "built without OpenCL")) {
+        cli_error(cmd, "%s", err);
+        *fatal = 1;
+        return NULL;
+    }
+#ifdef _OPENMP
+    int nt = a->threads ? a->threads : omp_get_max_threads();
+#else
+    int nt = 1;
+#endif
+    fprintf(stderr, "tsumegen %s: %s; using the OpenMP path (%d thread%s)\n", cmd, err, nt, nt == 1 ? "" : "s");
+    return NULL;
+}
+
+static int run_verify(const ScreenArgs *a, const int32_t *w) {
+    size_t n = (size_t)a->verify;
+    int fatal;
+    ScBoard *b = malloc(n * sizeof *b);
+    ScResult *r = malloc(n * sizeof *r), *ref = malloc(n * sizeof *ref);
+    if (!b || !r || !ref) return cli_error("screen", "out of memory for %zu boards", n);
+    screen_random_boards(b, n, a->seed);
+    OclScreen *s = open_device("screen", a, w, a->batch ? (size_t)a->batch : 0, &fatal);
+    if (fatal) return EXIT_USAGE;
+    const char *dev = s ? ocl_screen_device(s) : "OpenMP";
+    size_t mism = 0, legal = 0, mates = 0, m3 = 0;
+    double t_dev = 0, t_ref = 0;
+    /* pass 1: every board without mate3; pass 2: every K-th board with mate3 */
+    for (int pass = 0; pass < 2; pass++) {
+        size_t step = pass ? (size_t)a->mate3_every : 1, m = (n + step - 1) / step;
+        int flags = (a->flags & SC_STRICT_HANDS) | (pass ? a->flags & (SC_DO_MATE3 | SC_DO_FUTILE) : 0);
+        if (pass && !(flags & (SC_DO_MATE3 | SC_DO_FUTILE))) break;
+        if (pass && step > 1)
+            for (size_t i = 0; i < m; i++) b[i] = b[i * step];
+        double t0 = now_sec();
+        if (s ? ocl_screen_run(s, b, r, m, flags) : (screen_cpu(b, r, m, w, flags, a->threads), 0)) {
+            cli_error("screen", "%s", ocl_screen_error(s));
+            return EXIT_USAGE;
+        }
+        double t1 = now_sec();
+        screen_cpu(b, ref, m, w, flags, 1);
+        double t2 = now_sec();
+        t_dev += t1 - t0;
+        t_ref += t2 - t1;
+        for (size_t i = 0; i < m; i++) {
+            if (memcmp(&r[i], &ref[i], sizeof *r)) {
+                if (mism < 5) {
+                    fprintf(stderr, "MISMATCH board %zu (pass %d): device reason %d checks %d mate1 %d mate3 %d points %d;"
+                            " reference reason %d checks %d mate1 %d mate3 %d points %d\n", i * step, pass,
+                            r[i].reason, r[i].checks, r[i].n_mate1, r[i].mate3, r[i].points,
+                            ref[i].reason, ref[i].checks, ref[i].n_mate1, ref[i].mate3, ref[i].points);
+                }
+                mism++;
+            }
+            if (!pass) { legal += ref[i].reason == SC_OK; mates += ref[i].n_mate1 > 0; }
+            else m3 += ref[i].mate3;
+        }
+        if (pass) printf("mate3 pass: %zu boards, %zu mate within 3\n", m, m3);
+    }
+    printf("device %s: %.2f s; reference (1 thread): %.2f s; %zu legal, %zu with mate-in-1\n", dev, t_dev, t_ref, legal, mates);
+    printf("verify: %zu boards, %zu mismatches\n", n, mism);
+    ocl_screen_close(s);
+    free(b); free(r); free(ref);
+    return mism ? EXIT_FAIL : EXIT_OK;
+}
+
+static void print_batch(const ScBoard *b, ScResult *r, const unsigned char *bad, size_t n, int flags) {
+    for (size_t i = 0; i < n; i++) {
+        if (bad[i]) {
+            memset(&r[i], 0, sizeof r[i]);
+            r[i].reason = SC_SFEN;
+            r[i].flags = (uint8_t)(((flags & SC_DO_MATE3) ? SC_FLAG_MATE3 : 0) | ((flags & SC_DO_FUTILE) ? SC_FLAG_FUTILE : 0));
+        }
+        screen_print_json(stdout, &b[i], &r[i], flags);
+    }
+}
+
+int cmd_screen(int argc, char **argv) {
+    ScreenArgs a;
+    int32_t *w = malloc(SC_W_NB * sizeof *w);
+    char err[ERR_MAX + 300];
+    if (parse_screen_args("screen", argc, argv, &a)) return EXIT_USAGE;
+    if (points_load(a.points, w, err, sizeof err)) return cli_error("screen", "%s", err);
+#ifdef _OPENMP
+    if (a.threads) omp_set_num_threads(a.threads);
+#endif
+    if (a.verify) { int rc = run_verify(&a, w); free(w); return rc; }
+    size_t batch = a.batch ? (size_t)a.batch : 16384;
+    int fatal;
+    OclScreen *s = open_device("screen", &a, w, batch, &fatal);
+    if (fatal) return EXIT_USAGE;
+    ScBoard *b[2];
+    ScResult *r[2];
+    unsigned char *bad[2];
+    for (int i = 0; i < 2; i++) {
+        b[i] = malloc(batch * sizeof(ScBoard));
+        r[i] = malloc(batch * sizeof(ScResult));
+        bad[i] = malloc(batch);
+    }
+    size_t cnt[2] = {0, 0};
+    int slot = 0, pending[2] = {0, 0}, status = EXIT_OK, eof = 0;
+    char line[4096];
+    while (!eof) {
+        size_t n = 0;
+        while (n < batch) {
+            if (!cli_read_line(stdin, line, sizeof line)) { eof = 1; break; }
+            bad[slot][n] = line[0] == '\x01' || screen_parse_sfen(line, &b[slot][n]) != 0;
+            n++;
+        }
+        cnt[slot] = n;
+        if (n) {
+            if (s) {
+                if (ocl_screen_submit(s, slot, b[slot], n, a.flags)) { status = cli_error("screen", "%s", ocl_screen_error(s)); break; }
+                pending[slot] = 1;
+            } else {
+                screen_cpu(b[slot], r[slot], n, w, a.flags, 0);
+            }
+        }
+        int other = slot ^ 1;
+        if (pending[other]) {  /* the previous batch finished while this one was read */
+            if (ocl_screen_wait(s, other, r[other])) { status = cli_error("screen", "%s", ocl_screen_error(s)); break; }
+            pending[other] = 0;
+            print_batch(b[other], r[other], bad[other], cnt[other], a.flags);
+        }
+        if (n && !s) print_batch(b[slot], r[slot], bad[slot], n, a.flags);
+        slot = other;
+    }
+    for (int k = 0; k < 2 && status == EXIT_OK; k++) {
+        int i = slot ^ k;  /* older first */
+        if (!pending[i]) continue;
+        if (ocl_screen_wait(s, i, r[i])) { status = cli_error("screen", "%s", ocl_screen_error(s)); break; }
+        print_batch(b[i], r[i], bad[i], cnt[i], a.flags);
+    }
+    fflush(stdout);
+    ocl_screen_close(s);
+    for (int i = 0; i < 2; i++) { free(b[i]); free(r[i]); free(bad[i]); }
+    free(w);
+    return status;
+}
+
+/* ---- bench screen ------------------------------------------------------ */
+
+/* CPU seconds of the whole process (every thread, pocl's included). */
+static double cpu_sec(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+int bench_screen(int argc, char **argv) {
+    ScreenArgs a;
+    if (parse_screen_args("bench", argc, argv, &a)) return EXIT_USAGE;
+    int repeat = 3;
+    size_t n = a.verify ? (size_t)a.verify : 1000000, n3 = n / 10;
+    int32_t *w = malloc(SC_W_NB * sizeof *w);
+    char err[ERR_MAX + 300];
+    if (points_load(a.points, w, err, sizeof err)) return cli_error("bench", "%s", err);
+    ScBoard *b = malloc(n * sizeof *b);
+    ScResult *r[3];
+    for (int i = 0; i < 3; i++) r[i] = malloc(n * sizeof(ScResult));
+    screen_random_boards(b, n, a.seed);
+    int fatal;
+    OclScreen *s = open_device("bench", &a, w, a.batch ? (size_t)a.batch : 0, &fatal);
+    if (fatal) return EXIT_USAGE;
+#ifdef _OPENMP
+    int nt = a.threads ? a.threads : omp_get_max_threads();
+#else
+    int nt = 1;
+#endif
+    printf("bench screen: %zu random tsume-like boards (seed %llu); mate3 and futile_mate1 on the first %zu\n", n, a.seed, n3);
+    printf("paths: (a) C reference, 1 thread; (b) OpenMP, %d threads; (c) OpenCL %s\n", nt, s ? ocl_screen_device(s) : "(none)");
+    static const char *const MODE[3] = {"validity+mate1+points", "+ mate3", "+ futile_mate1"};
+    static const int MODE_FLAGS[3] = {0, SC_DO_MATE3, SC_DO_FUTILE};
+    int status = EXIT_OK;
+    for (int mode = 0; mode < 3; mode++) {
+        size_t m = mode ? n3 : n;
+        int flags = (a.flags & SC_STRICT_HANDS) | MODE_FLAGS[mode];
+        double rate[3] = {0, 0, 0}, cpu_rate[3] = {0, 0, 0};
+        for (int path = 0; path < 3; path++) {
+            if (path == 2 && !s) continue;
+            double t[10], cpu = 0;
+            for (int k = 0; k <= repeat; k++) {  /* k = 0 is the warm-up */
+                double t0 = now_sec(), c0 = cpu_sec();
+                if (path == 2) {
+                    if (ocl_screen_run(s, b, r[2], m, flags)) { status = cli_error("bench", "%s", ocl_screen_error(s)); goto out; }
+                } else {
+                    screen_cpu(b, r[path], m, w, flags, path == 0 ? 1 : nt);
+                }
+                if (k) t[k - 1] = now_sec() - t0, cpu += cpu_sec() - c0;
+            }
+            qsort(t, (size_t)repeat, sizeof t[0], cmp_double);
+            rate[path] = m / t[repeat / 2];
+            cpu_rate[path] = cpu > 0 ? m * (double)repeat / cpu : 0;
+        }
+        size_t mism = 0;
+        for (size_t i = 0; i < m; i++)
+            for (int path = 1; path < 3; path++)
+                if ((path < 2 || s) && memcmp(&r[0][i], &r[path][i], sizeof(ScResult))) { mism++; break; }
+        printf("%-22s (a) %10.0f  (b) %10.0f  (c) %10.0f boards/s   b/a %.2f  c/b %.2f  c/a %.2f   mismatches %zu\n",
+               MODE[mode], rate[0], rate[1], rate[2], rate[1] / rate[0], rate[2] / rate[1], rate[2] / rate[0], mism);
+        printf("%-22s     %10.0f      %10.0f      %10.0f boards per process CPU-second\n", "",
+               cpu_rate[0], cpu_rate[1], cpu_rate[2]);
+        if (mism) status = EXIT_FAIL;
+    }
+out:
+    ocl_screen_close(s);
+    for (int i = 0; i < 3; i++) free(r[i]);
+    free(b); free(w);
+    return status;
+}

@@ -1,0 +1,53 @@
+/* ocl.h - OpenCL runtime for the screening kernel (kernels/screen.cl).
+ *
+ * Device choice: a spec from --device, else $TSUMEGEN_DEVICE, else "auto":
+ *   auto   the first GPU, else the first CPU/other device (pocl), else none
+ *   gpu | cpu     the first device of that type
+ *   N      the N-th device of `tsumegen devices`
+ *   TEXT   the first device whose "platform: name" contains TEXT (case-insensitive)
+ *   omp | none    no OpenCL: the caller uses the OpenMP path
+ * The program is built with -D flags describing the device, cached as a binary
+ * under $TSUMEGEN_CACHE_DIR (else $XDG_CACHE_HOME/tsumegen, else
+ * ~/.cache/tsumegen; "off" disables) keyed by a hash of source, options, device,
+ * device version and driver version, and checked at start-up against the CPU
+ * reference.  Every cl* error is reported by name (build log included).
+ *
+ * Without TG_HAVE_OPENCL (no OpenCL headers at build time) every function here
+ * reports "built without OpenCL" and callers use the OpenMP path. */
+#ifndef TSUMEGEN_OCL_H
+#define TSUMEGEN_OCL_H
+#include <stddef.h>
+#include <stdio.h>
+#include "../core/screen.h"
+
+typedef struct OclScreen OclScreen;
+
+/* Lists every OpenCL device (index, type, platform, name, version); returns the
+ * number of devices (0 also when OpenCL is missing, with a line saying why). */
+int ocl_list_devices(FILE *f);
+
+/* Opens the device named by spec (NULL: $TSUMEGEN_DEVICE or "auto"), builds or
+ * loads the program, uploads the weights and runs the self-test.  Returns NULL
+ * with a message in err when there is no usable device (spec "omp" gives NULL
+ * with err ""). */
+OclScreen *ocl_screen_open(const char *spec, const int32_t *weights, size_t batch, char *err, size_t errlen);
+void ocl_screen_close(OclScreen *s);
+const char *ocl_screen_device(const OclScreen *s);   /* "platform: device" */
+size_t ocl_screen_batch(const OclScreen *s);          /* boards per slot */
+double ocl_screen_build_seconds(const OclScreen *s);  /* program build/load time */
+int ocl_screen_cache_hit(const OclScreen *s);
+unsigned long long ocl_screen_private_mem(const OclScreen *s);  /* per work-item, as reported */
+
+/* Double buffering: two slots, each with its own queue and buffers.  submit
+ * copies n <= batch boards and enqueues upload, kernel and download without
+ * waiting; wait blocks until that slot's results are in out.  0 or -1 (err). */
+int ocl_screen_submit(OclScreen *s, int slot, const ScBoard *in, size_t n, int flags);
+int ocl_screen_wait(OclScreen *s, int slot, ScResult *out);
+
+/* Whole array, pipelined through both slots.  0 or -1. */
+int ocl_screen_run(OclScreen *s, const ScBoard *in, ScResult *out, size_t n, int flags);
+
+/* The last error message of s. */
+const char *ocl_screen_error(const OclScreen *s);
+
+#endif

@@ -1,0 +1,39 @@
+/* screen.h - host side of the screening engine: lenient SFEN -> ScBoard, the
+ * points weights file, the CPU reference (one thread or OpenMP), random
+ * tsume-like boards for tests and benchmarks, JSON output. */
+#ifndef TSUMEGEN_HOST_SCREEN_H
+#define TSUMEGEN_HOST_SCREEN_H
+#include <stddef.h>
+#include <stdio.h>
+#include "../core/screen.h"
+
+extern const char *const SC_REASON_NAME[SC_REASON_NB];
+
+/* Syntax-only SFEN parse ("sfen " prefix and "startpos" allowed): the board may
+ * break any rule, sc_setup judges it.  Returns 0, or -1 (malformed) with b
+ * zeroed. */
+int screen_parse_sfen(const char *text, ScBoard *b);
+
+/* Weights: loads FILE (NULL = the built-in copy of data/points_default.txt)
+ * into w[SC_W_NB].  Returns 0, or -1 with a message naming the line. */
+int points_load(const char *path, int32_t *w, char *err, size_t errlen);
+int points_parse(const char *text, const char *name, int32_t *w, char *err, size_t errlen);
+
+/* CPU reference over n boards: threads = 1 is one plain loop; 0 = OpenMP with
+ * its default thread count, N = OpenMP with N threads. */
+void screen_cpu(const ScBoard *in, ScResult *out, size_t n, const int32_t *w, int flags, int threads);
+
+/* Deterministic random tsume-like boards (seeds/002 style: a defender king,
+ * 1-8 other pieces mostly near it, 0-5 attacker pieces in hand; about 1 in 10
+ * has White attacking; some break a rule on purpose or by chance). */
+void screen_random_boards(ScBoard *b, size_t n, uint64_t seed);
+
+/* Writes one JSON line.  When r->n_mate1 exceeds the stored slots the full list
+ * is recomputed on the CPU with the same core functions. */
+void screen_print_json(FILE *f, const ScBoard *b, const ScResult *r, int flags);
+
+/* Every mating move of b (futile = 0), or every futile-only mate (futile = 1),
+ * by the same core functions as sc_screen; returns the count. */
+int screen_mate1_all(const ScBoard *b, int flags, int futile, Move *out, int max);
+
+#endif
