@@ -29,6 +29,13 @@ int cmd_moves(int argc, char **argv);
 int cmd_mate1(int argc, char **argv);
 int cmd_kif(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_screen(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+int bench_screen(int argc, char **argv);  /* `bench screen ...` (host/cmd_screen.c) */
+extern const char USAGE_SCREEN[], USAGE_DEVICES[];
+int cmd_solve(int argc, char **argv);
+extern const char USAGE_SOLVE[];
+int bench_solve(int count, int threads);  /* cmd_solve.c: `tsumegen bench solve` */
 extern const char USAGE_PERFT[], USAGE_MOVES[], USAGE_MATE1[], USAGE_KIF[], USAGE_BENCH[];
 
 #endif

@@ -10,7 +10,16 @@ const char USAGE_BENCH[] =
     "usage: tsumegen bench [perft] [--repeat N]\n"
     "perft: single-thread perft 5 from the initial position and perft 3 from a\n"
     "207-move middle-game position; prints seconds and nodes/s (best of N runs,\n"
-    "default 3) and a final 'signature' line (total nodes) that must not change.\n";
+    "default 3) and a final 'signature' line (total nodes) that must not change.\n"
+    "usage: tsumegen bench screen [--boards N] [--device D] [--threads N] [--cl-threads N] [--seed S]\n"
+    "screen: boards/s of `tsumegen screen` on N (default 1,000,000) random tsume-like boards\n"
+    "for (a) the C reference on one thread, (b) OpenMP on --threads (default all), (c) the\n"
+    "OpenCL device, with their ratios and a bit-for-bit mismatch count; rows: validity+\n"
+    "mate1+points, + mate3 and + futile_mate1 (these two on N/10 boards).  Median of 3 runs\n"
+    "after a warm-up.  --cl-threads N caps pocl's threads (POCL_MAX_PTHREAD_COUNT, pocl 4+: POCL_CPU_MAX_CU_COUNT).\n"
+    "usage: tsumegen bench solve [--count N] [--threads N]\n"
+    "solve: the exact solver on the first N (default 1000) ShogiBoardQ problems of each set\n"
+    "(data/third_party/shogiboardq), one thread and all threads, without and with the flaw analysis.\n";
 
 static double now_sec(void) {
     struct timespec ts;
@@ -46,15 +55,21 @@ static int bench_perft(int repeat) {
 }
 
 int cmd_bench(int argc, char **argv) {
-    int repeat = 3;
+    int repeat = 3, count = 1000, threads = 0;
     const char *what = "perft";
+    if (argc > 1 && !strcmp(argv[1], "screen")) return bench_screen(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
             if (sscanf(argv[++i], "%d", &repeat) != 1 || repeat < 1 || repeat > 100)
                 return cli_error("bench", "--repeat must be 1..100");
+        } else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d", &count) != 1 || count < 1) return cli_error("bench", "--count must be >= 1");
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d", &threads) != 1 || threads < 1) return cli_error("bench", "--threads must be >= 1");
         } else if (argv[i][0] != '-') what = argv[i];
         else return cli_error("bench", "unknown option '%s'", argv[i]);
     }
     if (!strcmp(what, "perft")) return bench_perft(repeat);
-    return cli_error("bench", "unknown benchmark '%s' (available: perft)", what);
+    if (!strcmp(what, "solve")) return bench_solve(count, threads);
+    return cli_error("bench", "unknown benchmark '%s' (available: perft, solve)", what);
 }

@@ -46,6 +46,7 @@ static int parse_args(const char *cmd, int argc, char **argv, Args *a, int first
             if (++i >= argc) return cli_error(cmd, "--comment needs a value");
             a->comment = argv[i];
         } else if (s[0] == '-' && s[1] == '-') return cli_error(cmd, "unknown option '%s' (see tsumegen %s --help)", s, cmd);
+        else if (!s[strspn(s, " \t\r\n")]) return cli_error(cmd, "bad SFEN: empty input (an empty argument)");
         else {
             size_t n = strlen(a->text);
             if (n + strlen(s) + 2 > sizeof a->text) return cli_error(cmd, "arguments too long");

@@ -1,0 +1,371 @@
+/* cmd_solve.c - `tsumegen solve`: exact tsume answers as JSON lines, batches in
+ * parallel (OpenMP, output in input order), progress on a terminal, KIF output;
+ * and `tsumegen bench solve`. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "cli.h"
+#include "kif.h"
+#include "tsume.h"
+
+const char USAGE_SOLVE[] =
+    "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
+    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [SFEN ...]\n"
+    "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
+    "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
+    "excluded, exact length (no mate in L-2 is proved), main line, 駒余り, 余詰.\n"
+    "SFENs come from the arguments (one per argument; unquoted words make one SFEN)\n"
+    "or from stdin, one per line: `SFEN` or `SFEN moves USI...` ('#' comments).  The\n"
+    "moves are a recorded solution: the answer adds record_length and record_match\n"
+    "(--apply-moves plays them first instead).  One JSON line per input, in order:\n"
+    "  {\"sfen\",\"result\":\"mate|nomate|unknown\",\"length\",\"pv\",\"perfect\",\"flaws\",\n"
+    "   \"yozume\":[{\"ply\",\"move\",\"length\"}],\"notes\",\"nodes\",\"ms\"}\n"
+    "result is unknown whenever a limit stopped the search; nomate is never a guess.\n"
+    "  --hash MB     table per thread (default 32)\n"
+    "  --nodes N     node limit per problem (default none)\n"
+    "  --time MS     time limit per problem (default none)\n"
+    "  --threads N   parallel problems (default: all cores)\n"
+    "  --verify      re-check each mate with the independent proof checker\n"
+    "  --yozume-depth N  余詰 test bound: an alternative with n plies left is searched\n"
+    "                to n+N plies (default 6); --yozume-unbounded: any length (slow,\n"
+    "                often undecided: the attacker can usually check forever)\n"
+    "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
+    "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
+    "Exit status: 0, or 2 if an input was rejected (its line has \"result\":\"error\").\n";
+
+typedef struct {
+    char *text;           /* the input line (SFEN part) */
+    char *moves;          /* recorded moves, or NULL */
+    Position pos;
+    char err[ERR_MAX];
+    int ok;
+    Move rec[TS_MAX_PV];
+    int nrec;
+    TsAnswer ans;
+    char *json;
+    int done;
+} Job;
+
+typedef struct {
+    size_t hash_mb;
+    uint64_t nodes;
+    double time_s;
+    int threads, verify, flaws, apply_moves, strict, yozume_extra;
+    const char *kif_dir;
+    int progress;
+} SolveOpts;
+
+static void json_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 32) fprintf(f, "\\u%04x", *s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void prepare(Job *j, const SolveOpts *o) {
+    j->ok = 0;
+    if (sfen_parse(j->text, &j->pos, o->strict, j->err, sizeof j->err)) return;
+    if (in_check(&j->pos)) { snprintf(j->err, sizeof j->err, "the side to move is in check"); return; }
+    if (j->pos.king_sq[j->pos.side ^ 1] == SQ_NONE) { snprintf(j->err, sizeof j->err, "the defender has no king"); return; }
+    if (j->moves) {
+        Position q = j->pos;
+        char *save = NULL, buf[4096];
+        snprintf(buf, sizeof buf, "%s", j->moves);
+        for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+            Move m;
+            char err[ERR_MAX / 2];
+            if (j->nrec >= TS_MAX_PV) break;
+            if (move_parse(&q, t, &m, err, sizeof err)) {
+                snprintf(j->err, sizeof j->err, "move %d (%.8s): %s", j->nrec + 1, t, err);
+                return;
+            }
+            Undo u;
+            pos_do_move(&q, m, &u);
+            j->rec[j->nrec++] = m;
+        }
+        if (o->apply_moves) {
+            j->pos = q;
+            j->nrec = 0;
+            if (in_check(&j->pos)) { snprintf(j->err, sizeof j->err, "the side to move is in check after the moves"); return; }
+        }
+    }
+    j->ok = 1;
+}
+
+static void render(Job *j, const SolveOpts *o) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return;
+    char sfen[SFEN_MAX + 8], mv[8];
+    fputs("{\"sfen\":", f);
+    if (!j->ok) {
+        json_str(f, j->text);
+        fputs(",\"result\":\"error\",\"error\":", f);
+        json_str(f, j->err);
+        fputs("}", f);
+        fclose(f);
+        j->json = buf;
+        return;
+    }
+    sfen_format(&j->pos, sfen, sizeof sfen);
+    json_str(f, sfen);
+    const TsAnswer *a = &j->ans;
+    static const char *const RES[] = {"unknown", "mate", "nomate"};
+    fprintf(f, ",\"result\":\"%s\"", RES[a->result]);
+    if (a->result == TS_MATE) {
+        fprintf(f, ",\"length\":%d", a->length);
+        if (!a->exact_length) fputs(",\"length_exact\":false", f);
+        fputs(",\"pv\":[", f);
+        for (int i = 0; i < a->npv; i++) {
+            move_format(a->pv[i], mv);
+            fprintf(f, "%s\"%s\"", i ? "," : "", mv);
+        }
+        fprintf(f, "],\"perfect\":%s,\"flaws\":[", a->perfect ? "true" : "false");
+        int nf = 0;
+        if (a->nyozume) fprintf(f, "%s\"yozume\"", nf++ ? "," : "");
+        if (a->npv && a->leftover) fprintf(f, "%s\"leftover\"", nf++ ? "," : "");
+        fputs("],\"yozume\":[", f);
+        for (int i = 0; i < a->nyozume && i < TS_MAX_YOZUME; i++) {
+            move_format(a->yozume[i].move, mv);
+            fprintf(f, "%s{\"ply\":%d,\"move\":\"%s\",\"length\":%d}", i ? "," : "", a->yozume[i].ply, mv,
+                    a->yozume[i].length);
+        }
+        fprintf(f, "],\"leftover\":%d", a->leftover);
+    } else {
+        fputs(",\"length\":0,\"pv\":[],\"perfect\":false,\"flaws\":[],\"yozume\":[]", f);
+    }
+    fputs(",\"notes\":[", f);
+    for (int i = 0; i < a->nnotes; i++) {
+        if (i) fputc(',', f);
+        json_str(f, a->notes[i]);
+    }
+    fputc(']', f);
+    if (j->nrec) {
+        int match = j->nrec == a->npv;
+        for (int i = 0; match && i < a->npv; i++) match = j->rec[i] == a->pv[i];
+        fprintf(f, ",\"record_length\":%d,\"record_match\":%s", j->nrec, match ? "true" : "false");
+    }
+    if (a->verified >= 0) {
+        static const char *const V[] = {"false", "true", "\"undecided\""};
+        fprintf(f, ",\"verified\":%s", V[a->verified]);
+        if (a->verified != 1) { fputs(",\"verify_msg\":", f); json_str(f, a->verify_msg); }
+    }
+    fprintf(f, ",\"nodes\":%llu,\"ms\":%.1f}", (unsigned long long)a->nodes, a->ms);
+    fclose(f);
+    j->json = buf;
+    (void)o;
+}
+
+static void write_kif(const Job *j, int idx, const SolveOpts *o) {
+    if (!o->kif_dir || !j->ok || j->ans.result != TS_MATE || !j->ans.npv) return;
+    char path[1024], comment[256];
+    snprintf(path, sizeof path, "%s/%04d.kif", o->kif_dir, idx + 1);
+    FILE *f = fopen(path, "w");
+    if (!f) { fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", path, strerror(errno)); return; }
+    snprintf(comment, sizeof comment, "%d手詰%s", j->ans.length, j->ans.perfect ? " 完全作" : "");
+    kif_write(f, &j->pos, j->ans.pv, j->ans.npv, comment);
+    fclose(f);
+}
+
+/* Solves every job; emits JSON lines in order as they complete (when out != NULL). */
+static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
+    int next_out = 0, done = 0;
+    int threads = o->threads > 0 ? o->threads : 1;
+    if (threads > n) threads = n > 0 ? n : 1;
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra};
+#pragma omp parallel num_threads(threads)
+    {
+        DfCtx *c = df_new(o->hash_mb);
+#pragma omp for schedule(dynamic, 1)
+        for (int i = 0; i < n; i++) {
+            Job *j = &jobs[i];
+            if (j->ok && c) ts_solve(c, &j->pos, &to, &j->ans);
+            else if (j->ok) j->ans.result = TS_UNKNOWN;
+            render(j, o);
+            write_kif(j, i, o);
+#pragma omp critical(solve_out)
+            {
+                j->done = 1;
+                done++;
+                while (next_out < n && jobs[next_out].done) {
+                    if (out && jobs[next_out].json) { fputs(jobs[next_out].json, out); fputc('\n', out); }
+                    next_out++;
+                }
+                if (out) fflush(out);
+                if (o->progress) fprintf(stderr, "\rsolve: %d/%d", done, n);
+            }
+        }
+        df_free(c);
+    }
+    if (o->progress && n) fputc('\n', stderr);
+}
+
+static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char ***pos_args, int *npos) {
+    memset(o, 0, sizeof *o);
+    o->hash_mb = 32;
+    o->flaws = 1;
+    o->yozume_extra = 6;
+#ifdef _OPENMP
+    o->threads = omp_get_num_procs();
+#else
+    o->threads = 1;
+#endif
+    *npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        long long v = 0;
+        int need = !strcmp(s, "--yozume-depth") || !strcmp(s, "--hash") || !strcmp(s, "--nodes") || !strcmp(s, "--time") || !strcmp(s, "--threads") ||
+                   !strcmp(s, "--kif");
+        if (need && i + 1 >= argc) return cli_error(cmd, "%s needs a value", s);
+        if (need && strcmp(s, "--kif")) {
+            char *end;
+            v = strtoll(argv[i + 1], &end, 10);
+            if (*end || v < 0) return cli_error(cmd, "%s needs a non-negative integer, got '%s'", s, argv[i + 1]);
+        }
+        if (!strcmp(s, "--hash")) { if (v < 1 || v > 1 << 20) return cli_error(cmd, "--hash must be 1..1048576"); o->hash_mb = (size_t)v; i++; }
+        else if (!strcmp(s, "--nodes")) { o->nodes = (uint64_t)v; i++; }
+        else if (!strcmp(s, "--time")) { o->time_s = v / 1000.0; i++; }
+        else if (!strcmp(s, "--threads")) { if (v < 1 || v > 1024) return cli_error(cmd, "--threads must be 1..1024"); o->threads = (int)v; i++; }
+        else if (!strcmp(s, "--kif")) { o->kif_dir = argv[++i]; }
+        else if (!strcmp(s, "--yozume-depth")) { if (v > 900) return cli_error(cmd, "--yozume-depth must be 0..900"); o->yozume_extra = (int)v; i++; }
+        else if (!strcmp(s, "--yozume-unbounded")) o->yozume_extra = -1;
+        else if (!strcmp(s, "--verify")) o->verify = 1;
+        else if (!strcmp(s, "--no-flaws")) o->flaws = 0;
+        else if (!strcmp(s, "--apply-moves")) o->apply_moves = 1;
+        else if (!strcmp(s, "--strict-hands")) o->strict = 1;
+        else if (s[0] == '-' && s[1] == '-') return cli_error(cmd, "unknown option '%s' (see tsumegen %s --help)", s, cmd);
+        else (*pos_args)[(*npos)++] = argv[i];
+    }
+    return 0;
+}
+
+static int add_job(Job **jobs, int *n, int *cap, const char *line) {
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        Job *nj = realloc(*jobs, sizeof(Job) * (size_t)*cap);
+        if (!nj) return -1;
+        *jobs = nj;
+    }
+    Job *j = &(*jobs)[(*n)++];
+    memset(j, 0, sizeof *j);
+    j->text = strdup(line);
+    j->moves = cli_split_moves(j->text);
+    return 0;
+}
+
+static void free_jobs(Job *jobs, int n) {
+    for (int i = 0; i < n; i++) { free(jobs[i].text); free(jobs[i].json); }
+    free(jobs);
+}
+
+int cmd_solve(int argc, char **argv) {
+    SolveOpts o;
+    char **pos_args = malloc(sizeof(char *) * (size_t)(argc + 1));
+    int npos, rc;
+    if (!pos_args) return EXIT_FAIL;
+    if ((rc = parse_opts("solve", argc, argv, &o, &pos_args, &npos))) { free(pos_args); return rc; }
+    if (o.kif_dir) mkdir(o.kif_dir, 0777);
+    Job *jobs = NULL;
+    int n = 0, cap = 0;
+    if (npos) {
+        int any_space = 0;
+        for (int i = 0; i < npos; i++) any_space |= strchr(pos_args[i], ' ') != NULL;
+        if (any_space) {
+            for (int i = 0; i < npos; i++) add_job(&jobs, &n, &cap, pos_args[i]);
+        } else {
+            size_t len = 1;
+            for (int i = 0; i < npos; i++) len += strlen(pos_args[i]) + 1;
+            char *line = calloc(len, 1);
+            for (int i = 0; i < npos; i++) { if (i) strcat(line, " "); strcat(line, pos_args[i]); }
+            add_job(&jobs, &n, &cap, line);
+            free(line);
+        }
+    } else {
+        char buf[16384];
+        while (cli_read_line(stdin, buf, sizeof buf)) add_job(&jobs, &n, &cap, buf[0] == '\x01' ? "(overlong line)" : buf);
+    }
+    free(pos_args);
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        prepare(&jobs[i], &o);
+        if (!jobs[i].ok) { bad = 1; fprintf(stderr, "tsumegen solve: input %d: %s\n", i + 1, jobs[i].err); }
+    }
+    o.progress = isatty(2) && n > 1;
+    run_jobs(jobs, n, &o, stdout);
+    free_jobs(jobs, n);
+    return bad ? EXIT_USAGE : EXIT_OK;
+}
+
+/* ---- bench solve ---- */
+
+static const char *const BENCH_SETS[] = {
+    "data/third_party/shogiboardq/tsume_3ply_1000_20261001.txt",
+    "data/third_party/shogiboardq/tsume_5ply_1000_20261001.txt",
+    "data/third_party/shogiboardq/tsume_7ply_1000_20261001.txt",
+    "data/third_party/shogiboardq/tsume_11ply_1000_20261001.txt",
+    "data/third_party/shogiboardq/tsume_13ply_1000_20261001.txt",
+};
+
+static double wall(void) { return df_now(); }
+
+int bench_solve(int count, int threads) {
+    SolveOpts o;
+    memset(&o, 0, sizeof o);
+    o.hash_mb = 16;
+    o.time_s = 10;
+    o.yozume_extra = 4;
+#ifdef _OPENMP
+    int all = threads > 0 ? threads : omp_get_num_procs();
+#else
+    int all = 1;
+#endif
+    printf("bench solve: first %d problems per set, --hash 16 per thread, --time 10000\n"
+           "  exact = verdict, exact length, main line (--no-flaws); full = + 余詰/notes (--yozume-depth 4)\n", count);
+    for (size_t s = 0; s < sizeof BENCH_SETS / sizeof BENCH_SETS[0]; s++) {
+        FILE *f = fopen(BENCH_SETS[s], "r");
+        if (!f) { printf("%s: missing\n", BENCH_SETS[s]); continue; }
+        char buf[16384];
+        Job *jobs = NULL;
+        int n = 0, cap = 0;
+        while (n < count && cli_read_line(f, buf, sizeof buf)) add_job(&jobs, &n, &cap, buf);
+        fclose(f);
+        for (int i = 0; i < n; i++) prepare(&jobs[i], &o);
+        const char *name = strrchr(BENCH_SETS[s], '/') + 1;
+        for (int pass = 0; pass < 4; pass++) {
+            o.flaws = pass >= 2;
+            o.threads = pass & 1 ? all : 1;
+            if ((pass & 1) && all == 1) continue;
+            for (int i = 0; i < n; i++) { free(jobs[i].json); jobs[i].json = NULL; jobs[i].done = 0; }
+            double t0 = wall();
+            run_jobs(jobs, n, &o, NULL);
+            double t = wall() - t0;
+            uint64_t nodes = 0;
+            int mate = 0, exact = 0, perfect = 0;
+            double search_ms = 0;
+            for (int i = 0; i < n; i++) {
+                const TsAnswer *a = &jobs[i].ans;
+                nodes += a->nodes;
+                search_ms += a->ms;
+                mate += a->result == TS_MATE;
+                exact += a->result == TS_MATE && a->exact_length && a->length == jobs[i].nrec;
+                perfect += a->perfect;
+            }
+            printf("%-34s %-5s threads=%-2d n=%4d  %7.2f s wall  %6.2f ms/problem  nodes %10llu  mate %4d  exact=record %4d  perfect %4d\n",
+                   name, o.flaws ? "full" : "exact", o.threads, n, t, search_ms / (n ? n : 1), (unsigned long long)nodes,
+                   mate, exact, perfect);
+            fflush(stdout);
+        }
+        free_jobs(jobs, n);
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,661 @@
+/* dfpn.c - depth-limited df-pn with hand superiority, path-exact repetition
+ * handling and the futile-interposition rule (see dfpn.h for the semantics).
+ *
+ * Every visit of a node keeps its children's (pn, dn, len, flags) in a per-ply
+ * frame on the heap, so path-dependent disproofs (repetition, forbidden positions)
+ * are used only on the path that produced them and never enter the table. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "dfpn.h"
+
+#define INF ((uint64_t)1 << 48)
+#define MAXPLY 2400
+#define NO_LEN 32767
+#define NOMATE_ABS 32000
+#define CLUSTER 4
+#define SALT_PLAIN 0x9E3779B97F4A7C15ull
+#define SALT_FUTILE 0xC2B2AE3D27D4EB4Full
+
+typedef struct {
+    uint64_t key, pn, dn;
+    uint32_t work;
+    Move best;
+    int16_t depth, mate_len, nomate;
+    uint16_t gen;
+    uint8_t ah[8], dh[8];
+} Entry;
+
+typedef struct {
+    uint64_t key, mask, known;  /* bit j: j-th drop of gen_evasions is futile / was tested */
+    int16_t le;                 /* L(E), -1 until computed */
+    uint16_t gen;
+} FutEntry;
+
+typedef struct {
+    MoveList ml;
+    uint64_t pn[MAX_MOVES], dn[MAX_MOVES];
+    int16_t len[MAX_MOVES];
+    uint8_t flg[MAX_MOVES], act[MAX_MOVES];
+} Frame;
+
+struct DfCtx {
+    Entry *tt;
+    size_t cmask;  /* number of clusters - 1 */
+    FutEntry *fut;
+    size_t fmask;
+    uint16_t gen;
+    Frame *frames[MAXPLY + 4];
+    uint64_t path[MAXPLY + 4];
+    int path_n, path_base;
+    const uint64_t *forbid;
+    int nforbid;
+    uint64_t salt;  /* plain-mode key salt while a forbidden set is active */
+    int attacker;
+    uint64_t nodes, node_limit;
+    double deadline;
+    int aborted;
+    int no_rep;  /* depth-limited queries: no path test, so every disproof is cacheable */
+};
+
+typedef struct { uint64_t pn, dn; int len, flags; } Nd;
+
+double df_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+DfCtx *df_new(size_t hash_mb) {
+    DfCtx *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    if (hash_mb < 1) hash_mb = 1;
+    size_t bytes = hash_mb << 20, n = 1;
+    while (n * 2 * CLUSTER * sizeof(Entry) <= bytes) n *= 2;
+    c->tt = calloc(n * CLUSTER, sizeof(Entry));
+    c->cmask = n - 1;
+    c->fmask = (1u << 14) - 1;
+    c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
+    if (!c->tt || !c->fut) { df_free(c); return NULL; }
+    return c;
+}
+
+void df_free(DfCtx *c) {
+    if (!c) return;
+    for (int i = 0; i < MAXPLY + 4; i++) free(c->frames[i]);
+    free(c->tt);
+    free(c->fut);
+    free(c);
+}
+
+void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
+    c->gen++;
+    if (c->gen == 0) {  /* wrapped: really clear */
+        memset(c->tt, 0, (c->cmask + 1) * CLUSTER * sizeof(Entry));
+        memset(c->fut, 0, (c->fmask + 1) * sizeof(FutEntry));
+        c->gen = 1;
+    }
+    c->attacker = attacker;
+    c->nodes = 0;
+    c->node_limit = node_limit;
+    c->deadline = deadline;
+    c->aborted = 0;
+    c->path_n = c->path_base = 0;
+    c->forbid = NULL;
+    c->nforbid = 0;
+}
+
+int df_aborted(const DfCtx *c) { return c->aborted; }
+void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline) {
+    c->node_limit = node_limit;
+    c->deadline = deadline;
+    c->aborted = 0;
+}
+uint64_t df_nodes(const DfCtx *c) { return c->nodes; }
+void df_set_no_rep(DfCtx *c, int on) { c->no_rep = on; }
+void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n) {
+    c->forbid = keys;
+    c->nforbid = n;
+    /* proofs found while avoiding these positions live in their own key space:
+     * a table proof from an unrestricted search might pass through one of them */
+    uint64_t h = 0x243F6A8885A308D3ull;
+    for (int i = 0; i < n; i++) h = (h ^ keys[i]) * 0x100000001B3ull;
+    c->salt = h | 1;
+}
+
+double df_hashfull(const DfCtx *c) {
+    size_t used = 0, n = (c->cmask + 1) * CLUSTER, step = n / 4096 + 1, seen = 0;
+    for (size_t i = 0; i < n; i += step, seen++) used += c->tt[i].gen == c->gen;
+    return seen ? (double)used / seen : 0;
+}
+
+/* ---- table ---- */
+
+static uint64_t salt_of(const DfCtx *c) { return c->nforbid ? c->salt : 0; }
+#define node_key(pos, mode) node_key_(c, pos, mode)
+static uint64_t node_key_(const DfCtx *c, const Position *pos, int mode) {
+    return mode == DF_PLAIN ? pos->board_key ^ SALT_PLAIN ^ salt_of(c) : pos_key(pos) ^ SALT_FUTILE;
+}
+
+static void hands_of(const DfCtx *c, const Position *pos, int mode, uint8_t ah[8], uint8_t dh[8]) {
+    if (mode == DF_PLAIN) {
+        memcpy(ah, pos->hand[c->attacker], 8);
+        memcpy(dh, pos->hand[c->attacker ^ 1], 8);
+    } else {
+        memset(ah, 0, 8);
+        memset(dh, 0, 8);
+    }
+}
+
+/* a >= b in every piece kind */
+static int hand_ge(const uint8_t *a, const uint8_t *b) {
+    for (int k = PAWN; k <= GOLD; k++)
+        if (a[k] < b[k]) return 0;
+    return 1;
+}
+
+typedef struct { uint64_t pn, dn; int status, len, flags, hit; Move best; } Probe;
+
+static void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, Probe *p) {
+    p->pn = p->dn = 1;
+    p->status = DF_UNKNOWN;
+    p->len = NO_LEN;
+    p->flags = 0;
+    p->hit = 0;
+    p->best = MOVE_NONE;
+    uint8_t ah[8], dh[8];
+    hands_of(c, pos, mode, ah, dh);
+    const Entry *e = c->tt + (key & c->cmask) * CLUSTER;
+    int nomate = -1;
+    for (int i = 0; i < CLUSTER; i++) {
+        if (e[i].gen != c->gen || e[i].key != key) continue;
+        int same = !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8);
+        int strong = same || (mode == DF_PLAIN && hand_ge(ah, e[i].ah) && hand_ge(e[i].dh, dh));
+        int weak = same || (mode == DF_PLAIN && hand_ge(e[i].ah, ah) && hand_ge(dh, e[i].dh));
+        if (strong && e[i].mate_len <= depth && e[i].mate_len < p->len) {
+            p->len = e[i].mate_len;
+            p->best = e[i].best;
+        }
+        if (weak && e[i].nomate >= depth && e[i].nomate > nomate) nomate = e[i].nomate;
+        if (same) {
+            p->hit = 1;
+            if (e[i].depth == depth) { p->pn = e[i].pn; p->dn = e[i].dn; }
+            if (!p->best) p->best = e[i].best;
+        }
+    }
+    if (p->len == NO_LEN && mode == DF_FUTILE) {
+        /* a plain-rule proof is a futile-rule proof (futile lengths are never longer) */
+        uint8_t pah[8], pdh[8];
+        hands_of(c, pos, DF_PLAIN, pah, pdh);
+        const Entry *q = c->tt + ((pos->board_key ^ SALT_PLAIN) & c->cmask) * CLUSTER;
+        for (int i = 0; i < CLUSTER; i++)
+            if (q[i].gen == c->gen && q[i].key == (pos->board_key ^ SALT_PLAIN) && q[i].mate_len <= depth &&
+                q[i].mate_len < p->len && hand_ge(pah, q[i].ah) && hand_ge(q[i].dh, pdh)) {
+                p->len = q[i].mate_len;
+                p->best = q[i].best;
+            }
+    }
+    if (p->len != NO_LEN) {
+        p->status = DF_PROVEN;
+        p->pn = 0;
+        p->dn = INF;
+    } else if (nomate >= 0) {
+        p->status = DF_DISPROVEN;
+        p->pn = INF;
+        p->dn = 0;
+        p->flags = nomate >= NOMATE_ABS ? 0 : DF_DEPTH;
+    }
+}
+
+static void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, const Nd *r,
+                     Move best, uint32_t work) {
+    if (r->dn == 0 && (r->flags & DF_REP)) return;  /* path-dependent: never cached */
+    uint8_t ah[8], dh[8];
+    hands_of(c, pos, mode, ah, dh);
+    Entry *e = c->tt + (key & c->cmask) * CLUSTER, *t = NULL;
+    for (int i = 0; i < CLUSTER; i++)
+        if (e[i].gen == c->gen && e[i].key == key && !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8)) {
+            t = &e[i];
+            break;
+        }
+    if (!t) {
+        for (int i = 0; i < CLUSTER; i++) {
+            if (e[i].gen != c->gen) { t = &e[i]; break; }
+            if (!t || e[i].work < t->work) t = &e[i];
+        }
+        memset(t, 0, sizeof *t);
+        t->key = key;
+        t->gen = c->gen;
+        t->mate_len = NO_LEN;
+        t->nomate = -1;
+        t->depth = -1;  /* no (pn, dn) yet */
+        memcpy(t->ah, ah, 8);
+        memcpy(t->dh, dh, 8);
+    }
+    t->work = t->work + work < t->work ? UINT32_MAX : t->work + work;
+    if (best) t->best = best;
+    if (r->pn == 0) {
+        if (r->len < t->mate_len) { t->mate_len = (int16_t)r->len; t->best = best; }
+    } else if (r->dn == 0) {
+        int nm = (r->flags & DF_DEPTH) ? depth : NOMATE_ABS;
+        if (nm > t->nomate) t->nomate = (int16_t)nm;
+    } else {
+        t->depth = (int16_t)depth;
+        t->pn = r->pn;
+        t->dn = r->dn;
+    }
+}
+
+static FutEntry *fut_probe(DfCtx *c, uint64_t key) {
+    FutEntry *f = &c->fut[key & c->fmask];
+    return f->gen == c->gen && f->key == key ? f : NULL;
+}
+
+static FutEntry *fut_slot(DfCtx *c, uint64_t key) {
+    FutEntry *f = &c->fut[key & c->fmask];
+    if (f->gen != c->gen || f->key != key) {
+        f->key = key;
+        f->mask = f->known = 0;
+        f->le = -1;
+        f->gen = c->gen;
+    }
+    return f;
+}
+
+/* ---- search ---- */
+
+static Frame *frame(DfCtx *c, int ply) {
+    if (ply >= MAXPLY) { c->aborted = 1; return NULL; }
+    if (!c->frames[ply]) {
+        c->frames[ply] = malloc(sizeof(Frame));
+        if (!c->frames[ply]) { c->aborted = 1; return NULL; }
+    }
+    return c->frames[ply];
+}
+
+static int on_path(const DfCtx *c, uint64_t k) {
+    if (c->no_rep) return 0;
+    for (int i = c->path_base; i < c->path_n; i++)
+        if (c->path[i] == k) return 1;
+    return 0;
+}
+
+static int forbidden(const DfCtx *c, uint64_t k) {
+    for (int i = 0; i < c->nforbid; i++)
+        if (c->forbid[i] == k) return 1;
+    return 0;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b >= INF ? INF : a + b; }
+
+static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uint64_t thdn, int ply, Nd *out);
+
+/* Fills child i of frame f (a node at `ply`) from the table or cheap tests. */
+static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int mode, int child_or) {
+    Undo u;
+    Move m = f->ml.moves[i];
+    f->len[i] = NO_LEN;
+    f->flg[i] = 0;
+    pos_do_move(pos, m, &u);
+    uint64_t pk = pos_key(pos);
+    if (child_or && cdepth < 1) {
+        f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_DEPTH;
+    } else if ((child_or && on_path(c, pk)) || (mode == DF_PLAIN && forbidden(c, pk))) {
+        f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_REP;
+    } else {
+        Probe p;
+        tt_probe(c, node_key(pos, mode), pos, mode, cdepth, &p);
+        f->pn[i] = p.pn;
+        f->dn[i] = p.dn;
+        f->flg[i] = (uint8_t)p.flags;
+        if (p.status == DF_PROVEN) f->len[i] = (int16_t)p.len;
+        else if (!p.hit && !child_or) {  /* df-pn+: AND child's pn = number of evasions */
+            MoveList ev;
+            int n = gen_evasions(pos, &ev);
+            int nondrop = mode == DF_PLAIN;
+            for (int k = 0; k < n && !nondrop; k++) nondrop = !move_is_drop(ev.moves[k]);
+            if (n == 0) { f->pn[i] = 0; f->dn[i] = INF; f->len[i] = 0; }
+            else if (cdepth == 0 && nondrop) { f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_DEPTH; }
+            else f->pn[i] = (uint64_t)n;
+        }
+    }
+    pos_undo_move(pos, m, &u);
+}
+
+static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
+    Nd r;
+    mid(c, pos, ub, DF_FUTILE, INF, INF, ply, &r);
+    if (c->aborted) return -2;
+    if (r.pn != 0) return -1;
+    int u = r.len;
+    while (u - 2 >= 1) {
+        mid(c, pos, u - 2, DF_FUTILE, INF, INF, ply, &r);
+        if (c->aborted) return -2;
+        if (r.pn != 0) break;
+        if (r.len >= u) break;  /* cannot happen: a proof within u-2 is shorter */
+        u = r.len;
+    }
+    return u;
+}
+
+/* Is drop dm futile: capture on its square (a checking move) and mate within le
+ * plies without the captured piece?  giveback: the captured piece goes back to the
+ * defender's hand (the strongest defender: success here means futile for every kind). */
+static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int giveback) {
+    Undo u1;
+    int s = move_to(dm), k = move_drop_type(dm), att = c->attacker, res = 0;
+    pos_do_move(pos, dm, &u1);
+    Frame *g = frame(c, ply + 1);
+    if (g) {
+        gen_checks(pos, &g->ml);
+        for (int i = 0; i < g->ml.count && !res; i++) {
+            Move cm = g->ml.moves[i];
+            if (move_is_drop(cm) || move_to(cm) != s) continue;
+            Undo u2;
+            pos_do_move(pos, cm, &u2);
+            pos->hand[att][k]--;
+            pos->hand_key -= ZOBRIST_HAND[att][k];
+            if (giveback) { pos->hand[att ^ 1][k]++; pos->hand_key += ZOBRIST_HAND[att ^ 1][k]; }
+            Nd r;
+            mid(c, pos, le, DF_FUTILE, INF, INF, ply + 2, &r);
+            pos->hand[att][k]++;
+            if (giveback) pos->hand[att ^ 1][k]--;
+            pos_undo_move(pos, cm, &u2);
+            if (c->aborted) res = -2;
+            else if (r.pn == 0) res = 1;
+        }
+    }
+    pos_undo_move(pos, dm, &u1);
+    return c->aborted ? -2 : res;
+}
+
+/* The AND node of frame f has every non-drop defence proven (f->len holds proof
+ * lengths).  Decides the futility of the drops selected by `which` (bit j = j-th
+ * drop), computing L(E) first if needed; results go to the futile cache.
+ * Returns 0, -1 if some non-drop defence turns out not mated, -2 on a limit. */
+static int compute_futile(DfCtx *c, Position *pos, Frame *f, uint64_t key, int ply, uint64_t which,
+                          uint64_t *mask_out) {
+    int save_base = c->path_base, rc = 0;
+    c->path_base = c->path_n;
+    FutEntry *fe = fut_probe(c, key);
+    int le = fe ? fe->le : -1, le_ub = 0;
+    uint64_t mask = fe ? fe->mask : 0, known = fe ? fe->known : 0;
+    for (int i = 0; i < f->ml.count; i++)
+        if (!move_is_drop(f->ml.moves[i])) {
+            int u = f->len[i] < NO_LEN ? f->len[i] : DF_MAX_DEPTH;
+            if (1 + u > le_ub) le_ub = 1 + u;
+        }
+    /* Two rounds: a drop that is not futile against the upper bound le_ub of L(E) is
+     * not futile at all (cheap); only the others need the exact L(E). */
+    for (int round = 0; round < 2 && rc == 0; round++) {
+        uint64_t todo = which & ~known;
+        if (!todo) break;
+        int bound;
+        if (round == 0) {
+            if (le >= 0) continue;
+            bound = le_ub;
+        } else {
+            if (le < 0) {
+                le = 0;
+                for (int i = 0; i < f->ml.count && rc == 0; i++) {
+                    Move m = f->ml.moves[i];
+                    if (move_is_drop(m)) continue;
+                    Undo u;
+                    pos_do_move(pos, m, &u);
+                    int ex = exact_or_at(c, pos, f->len[i] < NO_LEN ? f->len[i] : DF_MAX_DEPTH, ply + 1);
+                    pos_undo_move(pos, m, &u);
+                    if (ex < 0) rc = ex;  /* -1: this defence is not mated */
+                    else if (1 + ex > le) le = 1 + ex;
+                }
+                if (rc) break;
+            }
+            bound = le;
+        }
+        signed char sq_all[SQ_NB];
+        memset(sq_all, -1, sizeof sq_all);
+        for (int i = 0, j = 0; i < f->ml.count && rc == 0; i++) {
+            Move m = f->ml.moves[i];
+            if (!move_is_drop(m)) continue;
+            int jj = j++;
+            if (jj >= 64 || !(todo >> jj & 1)) continue;
+            int s = move_to(m), fut;
+            if (sq_all[s] < 0) {
+                int r = futile_test(c, pos, m, bound, ply, 1);
+                if (r < 0) { rc = -2; break; }
+                sq_all[s] = (signed char)r;
+            }
+            fut = sq_all[s] ? 1 : futile_test(c, pos, m, bound, ply, 0);
+            if (fut < 0) { rc = -2; break; }
+            if (round == 0) {
+                if (!fut) known |= 1ull << jj;  /* not futile even against the upper bound */
+            } else {
+                known |= 1ull << jj;
+                if (fut) mask |= 1ull << jj;
+            }
+        }
+    }
+    c->path_base = save_base;
+    if (rc) return rc;
+    fe = fut_slot(c, key);  /* the nested searches may have reused the slot */
+    if (le >= 0) fe->le = (int16_t)le;
+    fe->mask |= mask;
+    fe->known |= known;
+    *mask_out = fe->mask;
+    return 0;
+}
+
+static void aggregate(const Frame *f, int n, int is_or, Nd *r, int *best, uint64_t *second) {
+    uint64_t sum = 0, mn = INF + 1, mn2 = INF;
+    int b = -1, len = is_or ? NO_LEN : 0, flags = 0, frank = 3, any = 0;
+    for (int i = 0; i < n; i++) {
+        if (f->act[i] != 1) continue;
+        any = 1;
+        uint64_t key = is_or ? f->pn[i] : f->dn[i], other = is_or ? f->dn[i] : f->pn[i];
+        sum = sat_add(sum, other);
+        if (key < mn || (key == mn && b >= 0 && f->len[i] < f->len[b])) { mn2 = mn < mn2 ? mn : mn2; mn = key; b = i; }
+        else if (key < mn2) mn2 = key;
+        if (is_or) {
+            if (f->pn[i] == 0 && f->len[i] < len) len = f->len[i];
+            if (f->dn[i] == 0) flags |= f->flg[i];
+        } else {
+            if (f->pn[i] == 0 && f->len[i] > len) len = f->len[i];
+            if (f->dn[i] == 0) {
+                int rk = f->flg[i] == 0 ? 0 : f->flg[i] == DF_DEPTH ? 1 : 2;
+                if (rk < frank) { frank = rk; flags = f->flg[i]; }
+            }
+        }
+    }
+    if (!any) {  /* AND node without defences left: mated */
+        r->pn = is_or ? INF : 0; r->dn = is_or ? 0 : INF; r->len = 0; r->flags = 0;
+        *best = -1; *second = INF;
+        return;
+    }
+    if (mn > INF) mn = INF;
+    if (is_or) { r->pn = mn; r->dn = sum; } else { r->pn = sum; r->dn = mn; }
+    r->len = 1 + len;
+    r->flags = flags;
+    *best = b;
+    *second = mn2;
+}
+
+static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uint64_t thdn, int ply, Nd *out) {
+    out->pn = out->dn = 1;
+    out->len = NO_LEN;
+    out->flags = 0;
+    if (c->aborted) return;
+    c->nodes++;
+    if ((c->node_limit && c->nodes > c->node_limit) ||
+        ((c->nodes & 1023) == 0 && c->deadline > 0 && df_now() > c->deadline)) {
+        c->aborted = 1;
+        return;
+    }
+    int is_or = pos->side == c->attacker;
+    uint64_t pk = pos_key(pos);
+    if ((mode == DF_PLAIN && forbidden(c, pk)) || (is_or && on_path(c, pk))) {
+        out->pn = INF; out->dn = 0; out->flags = DF_REP;
+        return;
+    }
+    if (is_or && depth < 1) { out->pn = INF; out->dn = 0; out->flags = DF_DEPTH; return; }
+    uint64_t key = node_key(pos, mode);
+    Probe p;
+    tt_probe(c, key, pos, mode, depth, &p);
+    if (p.status == DF_PROVEN) { out->pn = 0; out->dn = INF; out->len = p.len; return; }
+    if (p.status == DF_DISPROVEN) { out->pn = INF; out->dn = 0; out->flags = p.flags; return; }
+    Frame *f = frame(c, ply);
+    if (!f) return;
+    int n = is_or ? gen_checks(pos, &f->ml) : gen_evasions(pos, &f->ml);
+    uint64_t start_nodes = c->nodes;
+    Nd r;
+    if (n == 0) {
+        if (is_or) { r.pn = INF; r.dn = 0; r.flags = 0; r.len = NO_LEN; }
+        else { r.pn = 0; r.dn = INF; r.flags = 0; r.len = 0; }
+        tt_store(c, key, pos, mode, depth, &r, MOVE_NONE, 1);
+        *out = r;
+        return;
+    }
+    /* Futile rule (lazy): drops known to be futile are left out; a drop that is not
+     * mated within depth-1 becomes pending (act = 2) and its futility is decided once
+     * every other defence is proven.  act: 0 out, 1 active, 2 pending. */
+    int fut_and = mode == DF_FUTILE && !is_or;
+    uint64_t fmask = 0, fknown = 0;
+    if (fut_and) {
+        FutEntry *fe = fut_probe(c, key);
+        if (fe) { fmask = fe->mask; fknown = fe->known; }
+    }
+    for (int i = 0, j = 0; i < n; i++) {
+        f->act[i] = 1;
+        if (fut_and && move_is_drop(f->ml.moves[i])) {
+            if (j < 64 && (fknown >> j & 1) && (fmask >> j & 1)) f->act[i] = 0;
+            j++;
+        }
+        if (f->act[i]) init_child(c, pos, f, i, depth - 1, mode, !is_or);
+    }
+    if (is_or) c->path[c->path_n++] = pk;
+    int best;
+    uint64_t second;
+    for (;;) {
+        if (fut_and) {
+            /* drops not mated within depth-1 wait for the futility test (pending);
+             * a drop known to be non-futile stays: its disproof disproves the node */
+            for (int i = 0, j = -1; i < n; i++) {
+                if (!move_is_drop(f->ml.moves[i])) continue;
+                j++;
+                if (f->act[i] == 1 && f->dn[i] == 0 && !(j < 64 && (fknown >> j & 1))) f->act[i] = 2;
+            }
+        }
+        aggregate(f, n, is_or, &r, &best, &second);
+        if (fut_and && r.pn == 0) {
+            uint64_t which = 0;
+            for (int i = 0, j = 0; i < n; i++) {
+                if (!move_is_drop(f->ml.moves[i])) continue;
+                if (f->act[i] == 2 && j < 64) which |= 1ull << j;
+                j++;
+            }
+            if (which) {
+                int rc = compute_futile(c, pos, f, key, ply, which, &fmask);
+                f = c->frames[ply];
+                if (rc == -2 || c->aborted) break;
+                if (rc == -1) fmask = 0;  /* table lost a proof: count every pending drop (never unsound) */
+                fknown |= which;
+                for (int i = 0, j = 0; i < n; i++) {
+                    if (!move_is_drop(f->ml.moves[i])) continue;
+                    if (f->act[i] == 2) f->act[i] = (j < 64 && (fmask >> j & 1)) ? 0 : 1;
+                    j++;
+                }
+                continue;
+            }
+        }
+        if (r.pn == 0 || r.dn == 0 || r.pn >= thpn || r.dn >= thdn) break;
+        uint64_t cpn, cdn;
+        if (is_or) {
+            cpn = thpn < second + 1 ? thpn : second + 1;
+            cdn = thdn >= INF ? INF : thdn - (r.dn - f->dn[best]);
+        } else {
+            cdn = thdn < second + 1 ? thdn : second + 1;
+            cpn = thpn >= INF ? INF : thpn - (r.pn - f->pn[best]);
+        }
+        Undo u;
+        Move m = f->ml.moves[best];
+        Nd cr;
+        pos_do_move(pos, m, &u);
+        mid(c, pos, depth - 1, mode, cpn, cdn, ply + 1, &cr);
+        pos_undo_move(pos, m, &u);
+        f = c->frames[ply];
+        f->pn[best] = cr.pn;
+        f->dn[best] = cr.dn;
+        f->len[best] = (int16_t)(cr.len < NO_LEN ? cr.len : NO_LEN);
+        f->flg[best] = (uint8_t)cr.flags;
+        if (c->aborted) break;
+    }
+    if (is_or) c->path_n--;
+    if (c->aborted) return;
+    Move bm = MOVE_NONE;
+    if (is_or && r.pn == 0) {
+        for (int i = 0; i < n; i++)
+            if (f->act[i] && f->pn[i] == 0 && 1 + f->len[i] == r.len) { bm = f->ml.moves[i]; break; }
+    } else if (best >= 0) bm = f->ml.moves[best];
+    uint64_t w = c->nodes - start_nodes + 1;
+    tt_store(c, key, pos, mode, depth, &r, bm, w > UINT32_MAX ? UINT32_MAX : (uint32_t)w);
+    *out = r;
+}
+
+DfResult df_search(DfCtx *c, Position *pos, int depth, int mode) {
+    DfResult res = {DF_UNKNOWN, 0, 0};
+    if (c->aborted) return res;
+    if (depth > DF_MAX_DEPTH) depth = DF_MAX_DEPTH;
+    c->path_n = c->path_base = 0;
+    Nd r;
+    mid(c, pos, depth, mode, INF, INF, 0, &r);
+    if (c->aborted) return res;
+    if (r.pn == 0) { res.result = DF_PROVEN; res.len = r.len; }
+    else if (r.dn == 0) { res.result = DF_DISPROVEN; res.flags = r.flags; }
+    return res;
+}
+
+DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode) {
+    DfResult res = {DF_UNKNOWN, 0, 0};
+    Probe p;
+    tt_probe(c, node_key(pos, mode), pos, mode, depth, &p);
+    res.result = p.status;
+    res.len = p.status == DF_PROVEN ? p.len : 0;
+    res.flags = p.flags;
+    return res;
+}
+
+int df_exact_or(DfCtx *c, Position *pos, int ub) {
+    if (c->aborted) return -2;
+    if (ub > DF_MAX_DEPTH) ub = DF_MAX_DEPTH;
+    c->path_n = c->path_base = 0;
+    return exact_or_at(c, pos, ub, 0);
+}
+
+int df_real_defences(DfCtx *c, Position *pos, int value, MoveList *out) {
+    int n = gen_evasions(pos, out), ndrops = 0;
+    for (int i = 0; i < n; i++) ndrops += move_is_drop(out->moves[i]);
+    if (!ndrops || c->aborted) return c->aborted ? -2 : n;
+    uint64_t key = node_key(pos, DF_FUTILE), mask = 0, all = ndrops >= 64 ? ~0ull : (1ull << ndrops) - 1;
+    FutEntry *fe = fut_probe(c, key);
+    if (fe && (fe->known & all) == all) mask = fe->mask;
+    else {
+        Frame *f = frame(c, 0);
+        if (!f) return -2;
+        f->ml = *out;
+        for (int i = 0; i < n; i++) f->len[i] = (int16_t)(value > 0 && value - 1 < NO_LEN ? value - 1 : NO_LEN);
+        c->path_n = c->path_base = 0;
+        int rc = compute_futile(c, pos, f, key, 0, all, &mask);
+        if (rc == -2) return -2;
+        if (rc == -1) return n;
+    }
+    int k = 0;
+    for (int i = 0, j = 0; i < n; i++) {
+        Move m = out->moves[i];
+        if (move_is_drop(m)) {
+            int fut = j < 64 && (mask >> j & 1);
+            j++;
+            if (fut) continue;
+        }
+        out->moves[k++] = m;
+    }
+    out->count = k;
+    return k;
+}

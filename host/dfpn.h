@@ -1,0 +1,74 @@
+/* dfpn.h - depth-limited df-pn mate search with a shared transposition table.
+ *
+ * One engine answers "can the attacker mate within D plies?" for an OR node
+ * (attacker to move) or "is every defence mated within D plies?" for an AND node.
+ * Two rule modes share the table (entries are keyed apart):
+ *   DF_PLAIN   every legal evasion is a defence (ordinary mate).  Entries are keyed by
+ *              board+side and carry both hands, so lookups use hand superiority
+ *              (more attacker pieces: still mate; fewer: still no mate).
+ *   DF_FUTILE  TSUME_RULES.md's futile-interposition rule: drops between king and a
+ *              distant slider that the attacker can capture and then mate within L(E)
+ *              without the captured piece are not defences.  Exact keys only (lengths
+ *              under this rule are not monotone in the attacker's hand).
+ * Mate/no-mate is the same in both modes (a futile drop is still mated); lengths
+ * under DF_FUTILE are never longer than under DF_PLAIN.
+ *
+ * Repetition: an OR node whose position already lies on the current path (or in the
+ * caller's forbidden set) is a failure for the attacker.  Disproofs that depend on
+ * such a cut (flag DF_REP) are path-dependent and are never stored in the table;
+ * disproofs that hit the depth bound (DF_DEPTH) are stored as "no mate within d" only.
+ * A root disproof with neither flag is an absolute no-mate; with DF_REP only it is
+ * still exact for the root (a shortest mate never repeats a position), never cached. */
+#ifndef TSUMEGEN_DFPN_H
+#define TSUMEGEN_DFPN_H
+#include <stddef.h>
+#include "../core/movegen.h"
+
+enum { DF_PLAIN = 0, DF_FUTILE = 1 };
+enum { DF_UNKNOWN = 0, DF_PROVEN = 1, DF_DISPROVEN = 2 };
+enum { DF_REP = 1, DF_DEPTH = 2 };
+#define DF_MAX_DEPTH 1001   /* deepest "mate within" bound a query may ask */
+
+typedef struct {
+    int result;   /* DF_PROVEN, DF_DISPROVEN or DF_UNKNOWN (node/time limit, ply stack) */
+    int len;      /* proven: the length of the proof found (an upper bound of the exact length) */
+    int flags;    /* disproven: DF_REP / DF_DEPTH as above */
+} DfResult;
+
+typedef struct DfCtx DfCtx;
+
+/* A context owns one table (hash_mb MiB) and per-ply buffers; one per thread. */
+DfCtx *df_new(size_t hash_mb);
+void df_free(DfCtx *c);
+/* Starts a new problem: attacker colour, limits (0 = none; deadline in seconds of
+ * CLOCK_MONOTONIC, 0 = none).  Old table entries are invalidated (generation). */
+void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline);
+/* True once a limit was hit: every later query answers DF_UNKNOWN. */
+int df_aborted(const DfCtx *c);
+/* New limits (total nodes of this problem, absolute deadline) and a cleared abort flag. */
+void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline);
+uint64_t df_nodes(const DfCtx *c);
+
+/* The query: mate within `depth` plies from pos (OR if pos->side is the attacker). */
+DfResult df_search(DfCtx *c, Position *pos, int depth, int mode);
+/* Table lookup only (no search): DF_PROVEN / DF_DISPROVEN if an entry settles it. */
+DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode);
+/* Forbidden positions (full pos_key) for the next queries: reaching one is a
+ * failure for the attacker (used for the detour test of 余詰).  n = 0 clears. */
+void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n);
+/* on = 1: queries skip the path-repetition test (only for bounded depths: every
+ * disproof is then a plain "no mate within d" and is cached). */
+void df_set_no_rep(DfCtx *c, int on);
+/* Exact shortest mate length (DF_FUTILE rule) of an OR node known to be mated
+ * within ub; -1 if not mated within ub, -2 if a limit was hit. */
+int df_exact_or(DfCtx *c, Position *pos, int ub);
+/* The defences that count at an AND node under the futile rule (all evasions minus
+ * futile drops); value = a bound on the node's mate length (0 = unknown).  Returns the count, -2 if a limit was hit.  For an AND node where
+ * some non-drop defence is not mated at all, futile drops cannot be decided and
+ * every evasion is returned. */
+int df_real_defences(DfCtx *c, Position *pos, int value, MoveList *out);
+/* Seconds of CLOCK_MONOTONIC. */
+double df_now(void);
+double df_hashfull(const DfCtx *c);
+
+#endif

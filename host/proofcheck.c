@@ -1,0 +1,170 @@
+/* proofcheck.c - independent proof-tree walk and main-line replay (see proofcheck.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "proofcheck.h"
+#include "sfen.h"
+
+#define PC_MEMO_BITS 18
+#define PC_MAX_NODES 3000000
+
+typedef struct {
+    DfCtx *c;
+    int attacker;
+    uint64_t *memo;
+    int16_t *memo_b;
+    uint64_t walked;
+    int undecided;
+    char *msg;
+    size_t len;
+} Pc;
+
+/* memo: position key -> the smallest bound within which it was verified
+ * (verified within b implies verified within any larger bound) */
+static uint64_t memo_key(const Position *pos, int is_and) { return (pos_key(pos) ^ (is_and ? 0x5851F42D4C957F2Dull : 0)) | 1; }
+
+static int memo_has(const Pc *p, uint64_t k, int b) {
+    size_t mask = ((size_t)1 << PC_MEMO_BITS) - 1;
+    for (size_t i = k & mask, n = 0; n < 32; i = (i + 1) & mask, n++) {
+        if (p->memo[i] == k) return p->memo_b[i] <= b;
+        if (!p->memo[i]) return 0;
+    }
+    return 0;
+}
+
+static void memo_put(Pc *p, uint64_t k, int b) {
+    size_t mask = ((size_t)1 << PC_MEMO_BITS) - 1;
+    for (size_t i = k & mask, n = 0; n < 32; i = (i + 1) & mask, n++)
+        if (!p->memo[i] || p->memo[i] == k) {
+            if (!p->memo[i] || b < p->memo_b[i]) p->memo_b[i] = (int16_t)b;
+            p->memo[i] = k;
+            return;
+        }
+}
+
+static void fail(Pc *p, const Position *pos, const char *what) {
+    if (p->msg[0]) return;
+    char sfen[SFEN_MAX + 8];
+    sfen_format(pos, sfen, sizeof sfen);
+    snprintf(p->msg, p->len, "%s at %s", what, sfen);
+}
+
+static int walk_and(Pc *p, Position *pos, int b);
+
+static int walk_or(Pc *p, Position *pos, int b) {
+    if (b < 1) { fail(p, pos, "proof bound exhausted"); return 0; }
+    uint64_t mk = memo_key(pos, 0);
+    if (memo_has(p, mk, b)) return 1;
+    if (++p->walked > PC_MAX_NODES) { p->undecided = 1; return 0; }
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) { p->undecided = 1; return 0; }
+    gen_legal(pos, ml);
+    Move best = MOVE_NONE;
+    int best_len = 1 << 30;
+    /* the search is an oracle: first the checks its table already proves, else search them in turn */
+    for (int pass = 0; pass < 2 && !best && !p->undecided; pass++)
+        for (int i = 0; i < ml->count; i++) {
+            Undo u;
+            pos_do_move(pos, ml->moves[i], &u);
+            if (in_check(pos)) {
+                DfResult r = pass == 0 ? df_probe(p->c, pos, b - 1, DF_PLAIN) : df_search(p->c, pos, b - 1, DF_PLAIN);
+                if (pass == 1 && r.result == DF_UNKNOWN) p->undecided = 1;
+                if (r.result == DF_PROVEN && r.len < best_len) { best_len = r.len; best = ml->moves[i]; }
+            }
+            pos_undo_move(pos, ml->moves[i], &u);
+            if (p->undecided || (pass == 1 && best)) break;
+        }
+    free(ml);
+    if (p->undecided) return 0;
+    if (!best) { fail(p, pos, "no mating check"); return 0; }
+    if (best_len > b - 1) { fail(p, pos, "proof longer than bound"); return 0; }
+    Undo u;
+    pos_do_move(pos, best, &u);
+    int ok = walk_and(p, pos, best_len);
+    pos_undo_move(pos, best, &u);
+    if (ok) memo_put(p, mk, best_len + 1);
+    return ok;
+}
+
+static int walk_and(Pc *p, Position *pos, int b) {
+    if (!in_check(pos)) { fail(p, pos, "attacker move does not check"); return 0; }
+    uint64_t mk = memo_key(pos, 1);
+    if (memo_has(p, mk, b)) return 1;
+    if (++p->walked > PC_MAX_NODES) { p->undecided = 1; return 0; }
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) { p->undecided = 1; return 0; }
+    gen_legal(pos, ml);
+    int ok = 1;
+    if (ml->count && b < 2) { fail(p, pos, "defence left at a leaf"); ok = 0; }
+    for (int i = 0; ok && i < ml->count; i++) {
+        Undo u;
+        pos_do_move(pos, ml->moves[i], &u);
+        ok = walk_or(p, pos, b - 1);
+        pos_undo_move(pos, ml->moves[i], &u);
+    }
+    free(ml);
+    if (ok) memo_put(p, mk, b);
+    return ok;
+}
+
+int pc_final_mate(Position *pos, int attacker, int level) {
+    if (level > 12 || !in_check(pos)) return 0;
+    MoveList ml, caps;
+    gen_legal(pos, &ml);
+    for (int i = 0; i < ml.count; i++) {
+        Move d = ml.moves[i];
+        if (!move_is_drop(d)) return 0;  /* a real defence */
+        int s = move_to(d), k = move_drop_type(d), futile = 0;
+        Undo u1;
+        pos_do_move(pos, d, &u1);
+        gen_legal(pos, &caps);
+        for (int j = 0; j < caps.count && !futile; j++) {
+            Move cm = caps.moves[j];
+            if (move_is_drop(cm) || move_to(cm) != s) continue;
+            Undo u2;
+            pos_do_move(pos, cm, &u2);
+            if (in_check(pos)) {
+                pos->hand[attacker][k]--;
+                pos->hand_key -= ZOBRIST_HAND[attacker][k];
+                futile = pc_final_mate(pos, attacker, level + 1);
+                pos->hand[attacker][k]++;
+            }
+            pos_undo_move(pos, cm, &u2);
+        }
+        pos_undo_move(pos, d, &u1);
+        if (!futile) return 0;
+    }
+    return 1;
+}
+
+int pc_verify(DfCtx *c, Position *pos, const TsAnswer *a, double deadline, char *msg, size_t len) {
+    msg[0] = 0;
+    Pc p = {c, pos->side, NULL, NULL, 0, 0, msg, len};
+    /* main line replay */
+    if (a->npv) {
+        Position q = *pos;
+        MoveList ml;
+        if (a->npv % 2 == 0) { snprintf(msg, len, "main line has even length"); return 0; }
+        for (int k = 0; k < a->npv; k++) {
+            gen_legal(&q, &ml);
+            int found = 0;
+            for (int i = 0; i < ml.count; i++) found |= ml.moves[i] == a->pv[k];
+            if (!found) { fail(&p, &q, "illegal main-line move"); return 0; }
+            Undo u;
+            pos_do_move(&q, a->pv[k], &u);
+            if (k % 2 == 0 && !in_check(&q)) { fail(&p, &q, "main-line attacker move does not check"); return 0; }
+        }
+        if (!pc_final_mate(&q, p.attacker, 0)) { fail(&p, &q, "main line does not end in mate"); return 0; }
+    }
+    /* proof tree walk */
+    uint64_t budget = df_nodes(c) + (4 * df_nodes(c) > 8000000 ? 4 * df_nodes(c) : 8000000);
+    df_set_limits(c, budget, deadline);
+    p.memo = calloc((size_t)1 << PC_MEMO_BITS, sizeof(uint64_t));
+    p.memo_b = calloc((size_t)1 << PC_MEMO_BITS, sizeof(int16_t));
+    if (!p.memo || !p.memo_b) { free(p.memo); free(p.memo_b); return 2; }
+    int ok = walk_or(&p, pos, a->plain_len > 0 ? a->plain_len : DF_MAX_DEPTH);
+    free(p.memo);
+    free(p.memo_b);
+    if (p.undecided) { snprintf(msg, len, "undecided (limit)"); return 2; }
+    return ok ? 1 : 0;
+}

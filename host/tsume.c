@@ -1,0 +1,266 @@
+/* tsume.c - exact answers: verdict, exact length, main line, flaws, notes.
+ *
+ * 1. Plain df-pn (every evasion a defence) decides mate / no mate and gives a proof
+ *    length U.  Mate/no-mate does not depend on the futile rule.
+ * 2. Exact length under the futile rule: prove "mate within U", then "within u-2"
+ *    with u the length of the last proof, until disproved (so "no mate in L-2" is proved).
+ * 3. Main line: the attacker plays a move whose child is mated within n-1; the
+ *    defender a real defence of exact value n-1, ties broken by the fewest attacker
+ *    pieces in hand at the end (bounded tie exploration).
+ * 4. Flaws along the main line: 余詰 (another check that mates while avoiding every
+ *    later main-line position: detours are excluded), 駒余り; notes for final-move
+ *    alternatives, 成不成, 変同. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tsume.h"
+#include "proofcheck.h"
+#include "sfen.h"
+
+static int hand_total(const Position *pos, int c) {
+    int n = 0;
+    for (int k = PAWN; k <= GOLD; k++) n += pos->hand[c][k];
+    return n;
+}
+
+static void add_note(TsAnswer *a, const char *fmt, const char *s1, int i1) {
+    if (a->nnotes >= TS_MAX_NOTES) return;
+    snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, fmt, i1, s1);
+}
+
+typedef struct {
+    DfCtx *c;
+    int attacker;
+    int tie_budget;
+} LineCtx;
+
+/* Exact value n >= 0 of pos is known.  Writes the main line into pv (room for
+ * TS_MAX_PV - *np moves).  Returns the attacker's pieces in hand at the end,
+ * -1 if the table answers are inconsistent, -2 on a limit. */
+static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
+    DfCtx *c = lc->c;
+    if (n == 0) return hand_total(pos, lc->attacker);
+    if (*np >= TS_MAX_PV) return -1;
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) return -2;
+    int rc = -1;
+    if (pos->side == lc->attacker) {
+        /* the shortest mates; among them the one that leaves the fewest pieces in hand */
+        gen_checks(pos, ml);
+        Move cand[64];
+        int nc = 0;
+        for (int i = 0; i < ml->count && nc < 64; i++) {
+            Undo u;
+            pos_do_move(pos, ml->moves[i], &u);
+            DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
+            pos_undo_move(pos, ml->moves[i], &u);
+            if (r.result == DF_PROVEN) cand[nc++] = ml->moves[i];
+            if (r.result == DF_UNKNOWN) { free(ml); return -2; }
+        }
+        free(ml);
+        if (nc == 0) return -1;
+        int choice = 0;
+        if (nc > 1 && (n == 1 || lc->tie_budget > 0)) {
+            Move *tmp = malloc(sizeof(Move) * TS_MAX_PV);
+            int best_left = 1 << 30;
+            for (int k = 0; k < nc && (n == 1 || lc->tie_budget > 0); k++) {
+                if (n > 1) lc->tie_budget--;
+                int tn = *np + 1;
+                Undo u;
+                pos_do_move(pos, cand[k], &u);
+                int left = line_from(lc, pos, n - 1, tmp, &tn);
+                pos_undo_move(pos, cand[k], &u);
+                if (left == -2) { free(tmp); return -2; }
+                if (left >= 0 && left < best_left) { best_left = left; choice = k; }
+            }
+            free(tmp);
+        }
+        Undo u;
+        pv[(*np)++] = cand[choice];
+        pos_do_move(pos, cand[choice], &u);
+        rc = line_from(lc, pos, n - 1, pv, np);
+        pos_undo_move(pos, cand[choice], &u);
+        return rc;
+    }
+    int nd = df_real_defences(c, pos, n, ml);
+    if (nd < 0) { free(ml); return -2; }
+    Move cand[64];
+    int nc = 0;
+    for (int i = 0; i < nd && nc < 64; i++) {
+        Undo u;
+        pos_do_move(pos, ml->moves[i], &u);
+        int is_max = 1;
+        if (n - 3 >= 1) {
+            DfResult r = df_search(c, pos, n - 3, DF_FUTILE);
+            if (r.result == DF_UNKNOWN) { pos_undo_move(pos, ml->moves[i], &u); free(ml); return -2; }
+            is_max = r.result == DF_DISPROVEN;
+        }
+        pos_undo_move(pos, ml->moves[i], &u);
+        if (is_max) cand[nc++] = ml->moves[i];
+    }
+    free(ml);
+    if (nc == 0) return -1;
+    int choice = 0;
+    if (nc > 1 && lc->tie_budget > 0) {
+        Move *tmp = malloc(sizeof(Move) * TS_MAX_PV);
+        int best_left = 1 << 30;
+        for (int k = 0; k < nc && lc->tie_budget > 0; k++) {
+            lc->tie_budget--;
+            int tn = *np + 1;
+            Undo u;
+            pos_do_move(pos, cand[k], &u);
+            int left = line_from(lc, pos, n - 1, tmp, &tn);
+            pos_undo_move(pos, cand[k], &u);
+            if (left == -2) { free(tmp); return -2; }
+            if (left >= 0 && left < best_left) { best_left = left; choice = k; }
+        }
+        free(tmp);
+    }
+    Undo u;
+    pv[(*np)++] = cand[choice];
+    pos_do_move(pos, cand[choice], &u);
+    rc = line_from(lc, pos, n - 1, pv, np);
+    pos_undo_move(pos, cand[choice], &u);
+    return rc;
+}
+
+static int same_but_promo(Move a, Move b) {
+    return !move_is_drop(a) && !move_is_drop(b) && (a & ~MOVE_PROMO) == (b & ~MOVE_PROMO) && a != b;
+}
+
+/* Flaws and notes along the main line. */
+static void analyse_line(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
+    int L = a->npv;
+    uint64_t *keys = malloc(sizeof(uint64_t) * (L + 1));
+    MoveList *ml = malloc(sizeof *ml);
+    Position pos = *root;
+    keys[0] = pos_key(&pos);
+    for (int k = 0; k < L; k++) {
+        Undo u;
+        pos_do_move(&pos, a->pv[k], &u);
+        keys[k + 1] = pos_key(&pos);
+    }
+    pos = *root;
+    int attacker = root->side;
+    for (int k = 0; k < L && !df_aborted(c); k++) {
+        int n = L - k;
+        char buf[TS_NOTE_LEN], mv[8];
+        buf[0] = 0;
+        if (pos.side == attacker) {
+            gen_checks(&pos, ml);
+            for (int i = 0; i < ml->count; i++) {
+                Move m = ml->moves[i];
+                if (m == a->pv[k]) continue;
+                Undo u;
+                pos_do_move(&pos, m, &u);
+                move_format(m, mv);
+                if (n == 1) {
+                    DfResult r = df_search(c, &pos, 0, DF_FUTILE);
+                    if (r.result == DF_PROVEN && strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
+                    if (r.result == DF_UNKNOWN) a->complete = 0;
+                } else {
+                    int detour = 0;
+                    for (int j = k + 1; j <= L; j++) detour |= keys[j] == pos_key(&pos);
+                    DfResult r = {DF_DISPROVEN, 0, 0};
+                    int dalt = o->yozume_extra < 0 ? DF_MAX_DEPTH : n + o->yozume_extra;
+                    df_set_no_rep(c, dalt < DF_MAX_DEPTH);
+                    if (!detour) r = df_search(c, &pos, dalt, DF_PLAIN);
+                    if (r.result == DF_PROVEN) {  /* mates; does it need a later main-line position? */
+                        df_set_forbidden(c, keys + k + 1, L - k);
+                        r = df_search(c, &pos, dalt, DF_PLAIN);
+                        df_set_forbidden(c, NULL, 0);
+                    }
+                    df_set_no_rep(c, 1);  /* the analysis runs bounded futile-rule queries */
+                    if (r.result == DF_UNKNOWN) a->complete = 0;
+                    else if (r.result == DF_PROVEN) {
+                        if (same_but_promo(m, a->pv[k])) {
+                            char note[64];
+                            snprintf(note, sizeof note, "%s", mv);
+                            add_note(a, "promotion_optional: ply %d %s also mates", note, k + 1);
+                        } else if (a->nyozume < TS_MAX_YOZUME) {
+                            a->yozume[a->nyozume].ply = k + 1;
+                            a->yozume[a->nyozume].move = m;
+                            a->yozume[a->nyozume].length = 1 + r.len;
+                            a->nyozume++;
+                        } else a->nyozume++;
+                    }
+                }
+                pos_undo_move(&pos, m, &u);
+            }
+            if (buf[0]) add_note(a, "final_move_alternatives: ply %d%s", buf, k + 1);
+        } else {
+            int nd = df_real_defences(c, &pos, n, ml);
+            int same = 0;
+            for (int i = 0; i < nd; i++) {
+                Move m = ml->moves[i];
+                if (m == a->pv[k]) continue;
+                Undo u;
+                pos_do_move(&pos, m, &u);
+                int is_max = 1;
+                if (n - 3 >= 1) {
+                    DfResult r = df_search(c, &pos, n - 3, DF_FUTILE);
+                    if (r.result == DF_UNKNOWN) a->complete = 0;
+                    is_max = r.result == DF_DISPROVEN;
+                }
+                pos_undo_move(&pos, m, &u);
+                if (is_max) {
+                    same++;
+                    move_format(m, mv);
+                    if (strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
+                }
+            }
+            if (nd < 0) a->complete = 0;
+            if (same) add_note(a, "henka_dou: ply %d%s", buf, k + 1);
+        }
+        Undo u;
+        pos_do_move(&pos, a->pv[k], &u);
+    }
+    if (df_aborted(c)) a->complete = 0;
+    free(ml);
+    free(keys);
+}
+
+void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
+    memset(a, 0, sizeof *a);
+    a->verified = -1;
+    double t0 = df_now();
+    Position pos = *root;
+    int attacker = pos.side;
+    df_begin(c, attacker, o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0);
+    DfResult r = df_search(c, &pos, DF_MAX_DEPTH, DF_PLAIN);
+    a->nodes = df_nodes(c);
+    if (r.result == DF_DISPROVEN && !(r.flags & DF_DEPTH)) a->result = TS_NOMATE;
+    else if (r.result == DF_PROVEN) {
+        a->result = TS_MATE;
+        a->plain_len = r.len;
+        a->length = r.len;
+        df_set_no_rep(c, 1);  /* bounded queries from here on: every disproof is cacheable */
+        int L = df_exact_or(c, &pos, r.len);
+        if (L > 0) {
+            a->length = L;
+            a->exact_length = 1;
+            LineCtx lc = {c, attacker, 64};
+            int left = line_from(&lc, &pos, L, a->pv, &a->npv);
+            if (left >= 0 && a->npv == L) {
+                a->leftover = left;
+                a->complete = 1;
+                if (o->flaws) analyse_line(c, root, o, a);
+                else a->complete = 0;
+            } else {
+                a->npv = 0;
+                if (left == -1) snprintf(a->verify_msg, sizeof a->verify_msg, "main line extraction failed");
+            }
+        }
+        a->perfect = a->exact_length && a->complete && a->npv == a->length && a->leftover == 0 && a->nyozume == 0;
+        if (!a->exact_length) add_note(a, "length_upper_bound: limit hit before proving no mate in %d%s", "", a->length - 2);
+        else if (!a->complete && o->flaws) add_note(a, "flaw_analysis_incomplete%.0d%s", "", 0);
+        df_set_no_rep(c, 0);
+        if (o->verify) {
+            Position p2 = *root;
+            a->verified = pc_verify(c, &p2, a, o->time_limit > 0 ? df_now() + o->time_limit : 0, a->verify_msg,
+                                    sizeof a->verify_msg);
+        }
+    }
+    a->nodes = df_nodes(c);
+    a->ms = (df_now() - t0) * 1000.0;
+}

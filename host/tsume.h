@@ -1,0 +1,52 @@
+/* tsume.h - exact tsume answers on top of the df-pn engine: verdict, exact length
+ * under the futile-interposition rule, main line (longest defence, then fewest
+ * attacker pieces left), 駒余り, 余詰 (detours excluded) and notes. */
+#ifndef TSUMEGEN_TSUME_H
+#define TSUMEGEN_TSUME_H
+#include "dfpn.h"
+
+enum { TS_UNKNOWN = 0, TS_MATE = 1, TS_NOMATE = 2 };
+#define TS_MAX_PV 1024
+#define TS_MAX_YOZUME 32
+#define TS_MAX_NOTES 16
+#define TS_NOTE_LEN 160
+
+typedef struct {
+    int ply;      /* 0-based ply of the main line where the alternative starts */
+    Move move;
+    int length;   /* length of the alternative mate from that ply (plain-rule proof, an upper bound) */
+} TsYozume;
+
+typedef struct {
+    int result;
+    int length;         /* exact length (plies) when exact_length */
+    int exact_length;   /* 0: a limit stopped the "no mate in L-2" proof; length is an upper bound */
+    Move pv[TS_MAX_PV];
+    int npv;
+    int leftover;       /* attacker pieces in hand at the end of the main line */
+    int perfect;
+    int complete;       /* every flaw test was decided */
+    TsYozume yozume[TS_MAX_YOZUME];
+    int nyozume;
+    char notes[TS_MAX_NOTES][TS_NOTE_LEN];
+    int nnotes;
+    int plain_len;      /* length of the plain-rule proof (proof checker bound) */
+    int verified;       /* -1 not run, 0 failed, 1 passed, 2 undecided (limit) */
+    char verify_msg[TS_NOTE_LEN];
+    uint64_t nodes;
+    double ms;
+} TsAnswer;
+
+typedef struct {
+    uint64_t node_limit;  /* 0 = none */
+    double time_limit;    /* seconds, 0 = none */
+    int flaws;            /* run the 余詰 / notes analysis */
+    int verify;           /* run the independent proof checker */
+    int yozume_extra;     /* 余詰 search bound: an alternative at a node with n plies left is
+                             searched to n + yozume_extra plies; < 0: unbounded (may not finish) */
+} TsOptions;
+
+/* Solves pos (attacker = side to move).  c is reset for this problem. */
+void ts_solve(DfCtx *c, const Position *pos, const TsOptions *o, TsAnswer *a);
+
+#endif
