@@ -35,6 +35,8 @@ int bench_screen(int argc, char **argv);  /* `bench screen ...` (host/cmd_screen
 extern const char USAGE_SCREEN[], USAGE_DEVICES[];
 int cmd_solve(int argc, char **argv);
 extern const char USAGE_SOLVE[];
+int cmd_compose(int argc, char **argv);
+extern const char USAGE_COMPOSE[];
 int bench_solve(int count, int threads);  /* cmd_solve.c: `tsumegen bench solve` */
 extern const char USAGE_PERFT[], USAGE_MOVES[], USAGE_MATE1[], USAGE_KIF[], USAGE_BENCH[];
 

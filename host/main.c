@@ -9,6 +9,7 @@ static const Command COMMANDS[] = {
     {"mate1", cmd_mate1, "list every mate-in-one", USAGE_MATE1},
     {"kif", cmd_kif, "write a position and moves as KIF", USAGE_KIF},
     {"solve", cmd_solve, "exact tsume verifier (df-pn): length, main line, flaws", USAGE_SOLVE},
+    {"compose", cmd_compose, "compose perfect problems (GA of seeds/000)", USAGE_COMPOSE},
     {"bench", cmd_bench, "speed figures (perft)", USAGE_BENCH},
     {"screen", cmd_screen, "screen boards: legality, checks, mate1, mate3, points", USAGE_SCREEN},
     {"devices", cmd_devices, "list OpenCL devices for screen", USAGE_DEVICES},

@@ -1,0 +1,469 @@
+/* compose.c - GA composition loop, archive, output, checkpoint and resume. */
+#include "compose.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "ga.h"
+#include "kif.h"
+#include "sfen.h"
+#include "../core/mate1.h"
+
+#define CHECKPOINT_VERSION 1
+
+void compose_defaults(ComposeOptions *o) {
+    memset(o, 0, sizeof *o);
+    o->pop = 200;            /* seeds/000 Table 1 */
+    o->gens = 50;
+    o->ones = 10;            /* 1 bits at initialisation (§5.1) */
+    o->tournament = 8;
+    o->mutation = 0.001;
+    o->archive_rate = 0.05;
+    o->oversample = 4;
+    o->seed = 1;
+    o->node_limit = 200000;
+    o->method = METHOD_GA_ARCHIVE;
+    o->out_dir = "out";
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) { (void)sig; interrupted = 1; }
+
+static double now_sec(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int compose_fitness(const Verdict *v, const Verdict *initial) {
+    if (v->result != VERDICT_MATE) return 0;
+    if (initial && v->pv_len == initial->pv_len && !memcmp(v->pv, initial->pv, sizeof(Move) * (size_t)v->pv_len))
+        return 0;  /* the initial problem again */
+    return v->length;  /* perfect: its length; else the shortest mate's length */
+}
+
+int compose_sacrifices(const Position *start, const Move *pv, int n) {
+    int count = 0;
+    for (int i = 0; i + 1 < n; i += 2)  /* attacker plies; the reply lands on the same square */
+        if (!move_is_drop(pv[i + 1]) && move_to(pv[i + 1]) == move_to(pv[i])) count++;
+    (void)start;
+    return count;
+}
+
+static void mirror(const Position *pos, Position *out) {
+    pos_clear(out);
+    for (int sq = 0; sq < SQ_NB; sq++)
+        if (pos->board[sq]) pos_put(out, make_sq(8 - sq_file(sq), sq_rank(sq)), pos->board[sq]);
+    memcpy(out->hand, pos->hand, sizeof out->hand);
+    out->side = pos->side;
+    pos_compute_keys(out, &out->board_key, &out->hand_key);
+}
+
+void compose_canonical(const Position *pos, char *buf, size_t len) {
+    char a[SFEN_MAX], b[SFEN_MAX];
+    Position m;
+    mirror(pos, &m);
+    sfen_format(pos, a, sizeof a);
+    sfen_format(&m, b, sizeof b);
+    snprintf(buf, len, "%s", strcmp(a, b) <= 0 ? a : b);
+}
+
+/* Applies the hand convention and every legality rule by a round trip through
+ * the strict SFEN parser, so the composer accepts exactly what `solve` would. */
+static int normalize(Position *pos) {
+    char text[SFEN_MAX], err[ERR_MAX];
+    sfen_format(pos, text, sizeof text);
+    return sfen_parse(text, pos, 0, err, sizeof err);
+}
+
+static int same_pv(const Verdict *a, const Verdict *b) {
+    return a->pv_len == b->pv_len && !memcmp(a->pv, b->pv, sizeof(Move) * (size_t)a->pv_len);
+}
+
+void compose_remove_redundant(Position *pos, Verdict *v, VerifyFn verify, uint64_t node_limit) {
+    Verdict *t = malloc(sizeof *t);
+    if (!t) return;
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        int pc = pos->board[sq];
+        if (!pc || piece_type(pc) == KING) continue;
+        Position p = *pos;
+        pos_remove(&p, sq);
+        if (normalize(&p)) continue;  /* the piece goes to the defender's hand */
+        if (verify(&p, node_limit, t) || t->result != VERDICT_MATE || !t->perfect || !same_pv(t, v)) continue;
+        *pos = p;
+        *v = *t;
+    }
+    free(t);
+}
+
+/* ---- run state ---------------------------------------------------------- */
+
+typedef struct {
+    Genome g;
+    double fitness;
+} Individual;
+
+typedef struct {
+    char **s;
+    int n, cap;
+} Keys;
+
+typedef struct {
+    const ComposeOptions *o;
+    VerifyFn verify;
+    Position initial;
+    Verdict initial_verdict;
+    Individual *pop;
+    Genome *archive;
+    int archive_n, archive_cap;
+    Keys archived, written_keys;  /* canonical SFENs: boards archived, problems written */
+    int generation, longest, written;
+    Rng rng;
+    FILE *problems;
+    double screened, verified, t_screen, t_verify;
+} Run;
+
+static int keys_has(const Keys *k, const char *key) {
+    for (int i = 0; i < k->n; i++)
+        if (!strcmp(k->s[i], key)) return 1;
+    return 0;
+}
+
+static void keys_add(Keys *k, const char *key) {
+    if (k->n == k->cap) {
+        k->cap = k->cap ? 2 * k->cap : 64;
+        k->s = realloc(k->s, sizeof(char *) * (size_t)k->cap);
+    }
+    k->s[k->n++] = strdup(key);
+}
+
+static void keys_free(Keys *k) {
+    for (int i = 0; i < k->n; i++) free(k->s[i]);
+    free(k->s);
+}
+
+static void archive_add(Run *r, const Genome *g) {
+    if (r->archive_n == r->archive_cap) {
+        r->archive_cap = r->archive_cap ? 2 * r->archive_cap : 64;
+        r->archive = realloc(r->archive, sizeof(Genome) * (size_t)r->archive_cap);
+    }
+    r->archive[r->archive_n++] = *g;
+}
+
+/* Writes one perfect problem (already reduced) as a JSON line and a KIF file. */
+static void write_problem(Run *r, const Position *pos, const Verdict *v) {
+    char sfen[SFEN_MAX], path[4096], mv[8];
+    sfen_format(pos, sfen, sizeof sfen);
+    r->written++;
+    fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,\"pv\":[", sfen, v->length);
+    for (int i = 0; i < v->pv_len; i++) {
+        move_format(v->pv[i], mv);
+        fprintf(r->problems, "%s\"%s\"", i ? "," : "", mv);
+    }
+    fprintf(r->problems, "],\"generation\":%d,\"seed\":%llu,\"sacrifices\":%d,\"id\":%d}\n", r->generation,
+            (unsigned long long)r->o->seed, compose_sacrifices(pos, v->pv, v->pv_len), r->written);
+    fflush(r->problems);
+    snprintf(path, sizeof path, "%s/%03d.kif", r->o->out_dir, r->written);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        char comment[128];
+        snprintf(comment, sizeof comment, "tsumegen GA: %d手詰 generation %d seed %llu", v->length, r->generation,
+                 (unsigned long long)r->o->seed);
+        kif_write(f, pos, v->pv, v->pv_len, comment);
+        fclose(f);
+    }
+}
+
+/* ---- checkpoint --------------------------------------------------------- */
+
+static int save_checkpoint(const Run *r) {
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    fprintf(f, "tsumegen-ga-checkpoint %d\ninit %s\npop %d method %d\ngeneration %d\nrng %llx %llx %llx %llx\n",
+            CHECKPOINT_VERSION, r->o->init_sfen, r->o->pop, r->o->method, r->generation,
+            (unsigned long long)r->rng.s[0], (unsigned long long)r->rng.s[1], (unsigned long long)r->rng.s[2],
+            (unsigned long long)r->rng.s[3]);
+    fprintf(f, "longest %d written %d\n", r->longest, r->written);
+    for (int i = 0; i < r->o->pop; i++) {
+        fprintf(f, "ind %.17g", r->pop[i].fitness);
+        for (int w = 0; w < GA_WORDS; w++) fprintf(f, " %llx", (unsigned long long)r->pop[i].g.w[w]);
+        fputc('\n', f);
+    }
+    for (int i = 0; i < r->archive_n; i++) {
+        fputs("arc", f);
+        for (int w = 0; w < GA_WORDS; w++) fprintf(f, " %llx", (unsigned long long)r->archive[i].w[w]);
+        fputc('\n', f);
+    }
+    for (int i = 0; i < r->archived.n; i++) fprintf(f, "seen %s\n", r->archived.s[i]);
+    for (int i = 0; i < r->written_keys.n; i++) fprintf(f, "wrote %s\n", r->written_keys.s[i]);
+    int bad = ferror(f);
+    if (fclose(f) || bad) return -1;
+    return rename(tmp, path);  /* atomic: a crash leaves the previous checkpoint */
+}
+
+static int read_genome(char *p, Genome *g) {
+    for (int w = 0; w < GA_WORDS; w++) {
+        char *end;
+        g->w[w] = strtoull(p, &end, 16);
+        if (end == p) return -1;
+        p = end;
+    }
+    return 0;
+}
+
+static int load_checkpoint(Run *r) {
+    char path[4096], line[8192];
+    snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
+    FILE *f = fopen(path, "r");
+    if (!f) { fprintf(stderr, "tsumegen compose: --resume: cannot open %s: %s\n", path, strerror(errno)); return -1; }
+    int version = 0, n_ind = 0, pop = 0, method = -1, ok = 1;
+    while (ok && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        unsigned long long s[4];
+        if (sscanf(line, "tsumegen-ga-checkpoint %d", &version) == 1) continue;
+        if (!strncmp(line, "init ", 5)) { ok = !strcmp(line + 5, r->o->init_sfen); continue; }
+        if (sscanf(line, "pop %d method %d", &pop, &method) == 2) { ok = pop == r->o->pop && method == r->o->method; continue; }
+        if (sscanf(line, "generation %d", &r->generation) == 1) continue;
+        if (sscanf(line, "rng %llx %llx %llx %llx", &s[0], &s[1], &s[2], &s[3]) == 4) {
+            for (int i = 0; i < 4; i++) r->rng.s[i] = s[i];
+            continue;
+        }
+        if (sscanf(line, "longest %d written %d", &r->longest, &r->written) == 2) continue;
+        if (!strncmp(line, "ind ", 4) && n_ind < r->o->pop) {
+            char *end;
+            r->pop[n_ind].fitness = strtod(line + 4, &end);
+            ok = !read_genome(end, &r->pop[n_ind].g);
+            n_ind++;
+        } else if (!strncmp(line, "arc ", 4)) {
+            Genome g;
+            ok = !read_genome(line + 4, &g);
+            if (ok) archive_add(r, &g);
+        } else if (!strncmp(line, "seen ", 5)) {
+            keys_add(&r->archived, line + 5);
+        } else if (!strncmp(line, "wrote ", 6)) {
+            keys_add(&r->written_keys, line + 6);
+        } else ok = 0;
+    }
+    fclose(f);
+    if (!ok || version != CHECKPOINT_VERSION || n_ind != r->o->pop) {
+        fprintf(stderr, "tsumegen compose: --resume: %s does not match this run (other --init/--pop/--method, or damaged)\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- one generation ----------------------------------------------------- */
+
+typedef struct {
+    Genome g;
+    Position pos;
+    int legal;
+    double score;
+    double fitness;
+    Verdict *v;
+} Child;
+
+static int pick_parent(Run *r) {
+    /* -1 - i names archive entry i */
+    if (r->o->method == METHOD_GA_ARCHIVE && r->archive_n && rng_unit(&r->rng) < r->o->archive_rate)
+        return -1 - (int)rng_below(&r->rng, (uint32_t)r->archive_n);
+    int best = (int)rng_below(&r->rng, (uint32_t)r->o->pop);  /* tournament selection */
+    for (int i = 1; i < r->o->tournament; i++) {
+        int c = (int)rng_below(&r->rng, (uint32_t)r->o->pop);
+        if (r->pop[c].fitness > r->pop[best].fitness) best = c;
+    }
+    return best;
+}
+
+static const Genome *parent_genome(const Run *r, int idx) { return idx < 0 ? &r->archive[-1 - idx] : &r->pop[idx].g; }
+
+/* Decoding and the cheap checks; the score ranks legal children for verification. */
+static void screen_child(const Run *r, Child *c, uint64_t child_seed) {
+    Rng cr;
+    MoveList l;
+    rng_seed(&cr, child_seed);
+    c->legal = 0;
+    c->score = 0;
+    if (genome_decode(&c->g, &r->initial, &cr, &c->pos) || normalize(&c->pos)) return;
+    if (gen_checks(&c->pos, &l) == 0) return;
+    c->legal = 1;
+    int mates = gen_mate1(&c->pos, &l);
+    /* prefer boards with no or one mate-in-1 (many first-move mates = a cooked problem) */
+    c->score = rng_unit(&cr) + (mates <= 1 ? 1.0 : 0.0);
+}
+
+static int by_score_desc(const void *a, const void *b) {
+    const Child *x = a, *y = b;
+    if (x->legal != y->legal) return y->legal - x->legal;
+    return (x->score < y->score) - (x->score > y->score);
+}
+
+/* A perfect child: archive it (once per board), then write its reduced form
+ * unless that problem was written before. */
+static void consider_perfect(Run *r, const Child *c) {
+    char key[SFEN_MAX];
+    compose_canonical(&c->pos, key, sizeof key);
+    if (keys_has(&r->archived, key)) return;
+    keys_add(&r->archived, key);
+    archive_add(r, &c->g);
+    Position p = c->pos;
+    Verdict *v = malloc(sizeof *v);
+    if (!v) return;
+    *v = *c->v;
+    compose_remove_redundant(&p, v, r->verify, r->o->node_limit);
+    compose_canonical(&p, key, sizeof key);
+    if (!keys_has(&r->written_keys, key)) {
+        keys_add(&r->written_keys, key);
+        write_problem(r, &p, v);
+        if (v->length > r->longest) r->longest = v->length;
+    }
+    free(v);
+}
+
+static int run_generation(Run *r) {
+    const ComposeOptions *o = r->o;
+    int n = o->pop * (o->oversample < 1 ? 1 : o->oversample);
+    Child *ch = calloc((size_t)n, sizeof *ch);
+    if (!ch) return -1;
+    for (int i = 0; i < n; i += 2) {  /* genomes: serial, so the RNG stream is reproducible */
+        if (r->generation == 0 || o->method == METHOD_RANDOM) {
+            genome_random(&ch[i].g, o->ones, &r->rng);
+            if (i + 1 < n) genome_random(&ch[i + 1].g, o->ones, &r->rng);
+            continue;
+        }
+        Genome a = *parent_genome(r, pick_parent(r)), b = *parent_genome(r, pick_parent(r));
+        genome_crossover(&a, &b, &r->rng);
+        genome_mutate(&a, o->mutation, &r->rng);
+        genome_mutate(&b, o->mutation, &r->rng);
+        ch[i].g = a;
+        if (i + 1 < n) ch[i + 1].g = b;
+    }
+    uint64_t gen_seed = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r->generation * 0xD1B54A32D192ED03ull;
+    double t0 = now_sec();
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int i = 0; i < n; i++) screen_child(r, &ch[i], gen_seed + (uint64_t)i);
+    double t1 = now_sec();
+    qsort(ch, (size_t)n, sizeof *ch, by_score_desc);
+    int n_eval = 0;
+    for (int i = 0; i < o->pop; i++)
+        if (ch[i].legal) n_eval++;
+    for (int i = 0; i < n_eval; i++) ch[i].v = malloc(sizeof(Verdict));
+    int stopped = 0;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int i = 0; i < n_eval; i++) {
+        if (interrupted || !ch[i].v) { stopped = 1; continue; }
+        if (r->verify(&ch[i].pos, o->node_limit, ch[i].v)) ch[i].v->result = VERDICT_UNKNOWN;
+        ch[i].fitness = compose_fitness(ch[i].v, &r->initial_verdict);
+    }
+    double t2 = now_sec();
+    r->screened += n;
+    r->verified += n_eval;
+    r->t_screen += t1 - t0;
+    r->t_verify += t2 - t1;
+    if (!stopped) {
+        for (int i = 0; i < n_eval; i++)  /* serial, in rank order: reproducible output */
+            if (ch[i].v->result == VERDICT_MATE && ch[i].v->perfect && ch[i].fitness > 0) consider_perfect(r, &ch[i]);
+        for (int i = 0; i < o->pop; i++) {
+            r->pop[i].g = ch[i].g;
+            r->pop[i].fitness = i < n_eval ? ch[i].fitness : 0;
+        }
+    }
+    for (int i = 0; i < n_eval; i++) free(ch[i].v);
+    free(ch);
+    if (stopped) return 1;
+    double best = 0, sum = 0;
+    for (int i = 0; i < o->pop; i++) {
+        sum += r->pop[i].fitness;
+        if (r->pop[i].fitness > best) best = r->pop[i].fitness;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/generations.jsonl", o->out_dir);
+    FILE *f = fopen(path, "a");
+    double bps = (t1 > t0) ? n / (t1 - t0) : 0, vps = (t2 > t1) ? n_eval / (t2 - t1) : 0;
+    if (f) {
+        fprintf(f, "{\"generation\":%d,\"best\":%g,\"mean\":%.3f,\"archive\":%d,\"problems\":%d,\"longest\":%d,"
+                   "\"screened\":%d,\"verified\":%d,\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f}\n",
+                r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_eval, bps, vps);
+        fclose(f);
+    }
+    if (!o->quiet)
+        fprintf(stderr, "gen %3d  best %3g  mean %6.2f  archive %4d  problems %4d  longest %3d  screen %8.0f/s  verify %7.1f/s\n",
+                r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, bps, vps);
+    return 0;
+}
+
+int compose_run(const ComposeOptions *o, VerifyFn verify) {
+    Run r;
+    char err[ERR_MAX], path[4096];
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.verify = verify;
+    if (sfen_parse(o->init_sfen, &r.initial, 0, err, sizeof err)) {
+        fprintf(stderr, "tsumegen compose: --init: %s\n", err);
+        return 2;
+    }
+    if (verify(&r.initial, o->node_limit, &r.initial_verdict) || r.initial_verdict.result != VERDICT_MATE) {
+        fprintf(stderr, "tsumegen compose: --init: the initial problem is not a proven mate\n");
+        return 2;
+    }
+    if (mkdir(o->out_dir, 0777) && errno != EEXIST) {
+        fprintf(stderr, "tsumegen compose: cannot create %s: %s\n", o->out_dir, strerror(errno));
+        return 2;
+    }
+    r.pop = calloc((size_t)o->pop, sizeof *r.pop);
+    rng_seed(&r.rng, o->seed);
+    if (o->resume && load_checkpoint(&r)) return 2;
+    snprintf(path, sizeof path, "%s/problems.jsonl", o->out_dir);
+    struct stat st;
+    if (!o->resume && stat(path, &st) == 0 && st.st_size > 0) {  /* never overwrite results */
+        fprintf(stderr, "tsumegen compose: %s already holds problems: continue it with --resume or choose another --out\n", path);
+        return 2;
+    }
+    r.problems = fopen(path, o->resume ? "a" : "w");
+    if (!r.problems) {
+        fprintf(stderr, "tsumegen compose: cannot write %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    if (!o->resume) {
+        snprintf(path, sizeof path, "%s/generations.jsonl", o->out_dir);
+        remove(path);
+    }
+#ifdef _OPENMP
+    if (o->threads > 0) omp_set_num_threads(o->threads);
+#endif
+    void (*old)(int) = signal(SIGINT, on_sigint);
+    double t0 = now_sec();
+    while (r.generation < o->gens && !interrupted) {
+        int rc = run_generation(&r);
+        if (rc) break;  /* interrupted inside: the last checkpoint stands */
+        r.generation++;
+        if (save_checkpoint(&r)) fprintf(stderr, "tsumegen compose: warning: cannot write the checkpoint\n");
+    }
+    signal(SIGINT, old);
+    double best = 0, sum = 0;
+    for (int i = 0; i < o->pop; i++) {
+        sum += r.pop[i].fitness;
+        if (r.pop[i].fitness > best) best = r.pop[i].fitness;
+    }
+    printf("{\"generations\":%d,\"problems\":%d,\"archive\":%d,\"longest\":%d,\"best_fitness\":%g,\"mean_fitness\":%.3f,"
+           "\"seconds\":%.1f,\"interrupted\":%s,\"out\":\"%s\"}\n",
+           r.generation, r.written, r.archive_n, r.longest, best, sum / o->pop, now_sec() - t0,
+           interrupted ? "true" : "false", o->out_dir);
+    if (interrupted) fprintf(stderr, "tsumegen compose: interrupted; continue with --resume\n");
+    fclose(r.problems);
+    keys_free(&r.archived);
+    keys_free(&r.written_keys);
+    free(r.archive);
+    free(r.pop);
+    return 0;
+}

@@ -1,0 +1,49 @@
+/* compose.h - the GA composer pipeline (seeds/000): decode offspring, screen
+ * them, verify the best exactly, keep an archive of perfect problems, write
+ * every perfect problem found (redundant pieces removed, mirror-deduplicated). */
+#ifndef TSUMEGEN_COMPOSE_H
+#define TSUMEGEN_COMPOSE_H
+#include <stdint.h>
+#include "../core/position.h"
+
+#define VERDICT_PV_MAX 1024
+
+enum { VERDICT_NOMATE = 0, VERDICT_MATE = 1, VERDICT_UNKNOWN = 2 };
+
+/* What the composer needs from the exact verifier. */
+typedef struct {
+    int result;        /* VERDICT_* */
+    int length;        /* plies of the main line when mate */
+    int perfect;       /* mate, no 余詰, no 駒余り */
+    int pv_len;
+    Move pv[VERDICT_PV_MAX];
+    uint64_t nodes;
+} Verdict;
+
+/* Exact verification of one position within node_limit (0 = the verifier's default). */
+typedef int (*VerifyFn)(const Position *pos, uint64_t node_limit, Verdict *out);
+
+enum { METHOD_GA_ARCHIVE = 0, METHOD_GA = 1, METHOD_RANDOM = 2 };
+
+typedef struct {
+    const char *init_sfen;
+    int pop, gens, ones, tournament, oversample, threads, method, resume, quiet;
+    double mutation, archive_rate;
+    uint64_t seed, node_limit;
+    const char *out_dir;
+} ComposeOptions;
+
+void compose_defaults(ComposeOptions *o);
+/* Runs the whole composition; returns 0, or 2 after printing a message. */
+int compose_run(const ComposeOptions *o, VerifyFn verify);
+
+/* Helpers exposed for tests. */
+int compose_fitness(const Verdict *v, const Verdict *initial);
+int compose_sacrifices(const Position *pos, const Move *pv, int n);
+/* Canonical text of a problem: the smaller SFEN of it and its left-right mirror. */
+void compose_canonical(const Position *pos, char *buf, size_t len);
+/* Greedy removal of redundant board pieces (seeds/000 §5.4): a piece goes when the
+ * verdict stays perfect with the same main line; undecided means "needed". */
+void compose_remove_redundant(Position *pos, Verdict *v, VerifyFn verify, uint64_t node_limit);
+
+#endif

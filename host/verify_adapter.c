@@ -1,0 +1,31 @@
+/* verify_adapter.c - runs ts_solve for the composer and keeps only what it needs.
+ * A verdict counts as perfect only when every flaw test was decided and the
+ * length is exact: an undecided check never makes a problem "perfect". */
+#include "verify_adapter.h"
+#include <stdlib.h>
+#include <string.h>
+#include "tsume.h"
+
+size_t verify_hash_mb = 32;
+static _Thread_local DfCtx *thread_ctx;
+
+int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
+    if (!thread_ctx && !(thread_ctx = df_new(verify_hash_mb))) return -1;
+    TsAnswer *a = malloc(sizeof *a);
+    if (!a) return -1;
+    TsOptions o;
+    memset(&o, 0, sizeof o);
+    o.node_limit = node_limit;
+    o.flaws = 1;
+    o.yozume_extra = 6;  /* the same 余詰 bound as `tsumegen solve` by default */
+    ts_solve(thread_ctx, pos, &o, a);
+    memset(out, 0, offsetof(Verdict, pv));
+    out->result = a->result == TS_MATE ? VERDICT_MATE : a->result == TS_NOMATE ? VERDICT_NOMATE : VERDICT_UNKNOWN;
+    out->length = a->length;
+    out->perfect = a->result == TS_MATE && a->perfect && a->complete && a->exact_length;
+    out->pv_len = a->npv < VERDICT_PV_MAX ? a->npv : VERDICT_PV_MAX;
+    memcpy(out->pv, a->pv, sizeof(Move) * (size_t)out->pv_len);
+    out->nodes = a->nodes;
+    free(a);
+    return 0;
+}

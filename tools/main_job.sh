@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The main job with sensible defaults: compose perfect problems with the GA from
+# the built-in 1-move problem, then show what was found.  Results land in
+# out/compose-<timestamp>/ (problems.jsonl, NNN.kif); Ctrl-C keeps them, and
+#   bin/tsumegen compose ga --out DIR --resume  ...same options...
+# continues an interrupted run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${TSUMEGEN_OUT:-out/compose-$(date -u +%Y%m%d-%H%M%S)}
+mkdir -p out
+pop=${POP:-100}; gens=${GENS:-20}; seed=${SEED:-1}
+echo "composing: GA with archive, population $pop, $gens generations, seed $seed -> $out" >&2
+bin/tsumegen compose ga --pop "$pop" --gens "$gens" --seed "$seed" --out "$out"
+n=$(wc -l < "$out/problems.jsonl")
+echo "$n perfect problems in $out/problems.jsonl (KIF files beside it); the longest:" >&2
+longest=$(python3 - "$out/problems.jsonl" <<'PY' 2>/dev/null || true
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+if rows:
+    best = max(rows, key=lambda r: r["length"])
+    print(best["id"], best["length"], best["sfen"], " ".join(best["pv"]))
+PY
+)
+if [ -n "$longest" ]; then
+    set -- $longest
+    echo "  #$1: $2 plies  $3 $4 $5 $6" >&2
+    kif=$(printf "%s/%03d.kif" "$out" "$1")
+    [ -f "$kif" ] && cat "$kif"
+fi
