@@ -96,8 +96,10 @@ TEST(mate1_simple) {
 
 TEST(pawn_drop_mate_is_illegal) {
     MoveList l;
-    /* P*1b would mate (2a, 2b guarded by the gold on 2c... ) so it must not be generated */
-    Position pos = load("8k/9/7GP/9/9/9/9/9/9 b P 1");
+    /* P*1b would mate: the gold on 3b guards 2a and 2b, the knight on 2d the pawn */
+    Position pos = load("8k/6G2/9/7N1/9/9/9/9/9 b P 1");
+    CHECK(pos.hand[BLACK][PAWN] == 1 && !pawn_on_file(&pos, BLACK, 0));
     gen_legal(&pos, &l);
     CHECK(!contains(&l, make_drop(PAWN, make_sq(0, 1))));
+    CHECK(contains(&l, make_drop(PAWN, make_sq(0, 2))));  /* the same pawn elsewhere is legal */
 }
