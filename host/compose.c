@@ -402,6 +402,13 @@ static int run_generation(Run *r) {
     return 0;
 }
 
+static void free_run(Run *r) {
+    keys_free(&r->archived);
+    keys_free(&r->written_keys);
+    free(r->archive);
+    free(r->pop);
+}
+
 int compose_run(const ComposeOptions *o, VerifyFn verify) {
     Run r;
     char err[ERR_MAX], path[4096];
@@ -421,18 +428,19 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         return 2;
     }
     r.pop = calloc((size_t)o->pop, sizeof *r.pop);
+    if (!r.pop) return 2;
     rng_seed(&r.rng, o->seed);
-    if (o->resume && load_checkpoint(&r)) return 2;
+    if (o->resume && load_checkpoint(&r)) return free_run(&r), 2;
     snprintf(path, sizeof path, "%s/problems.jsonl", o->out_dir);
     struct stat st;
     if (!o->resume && stat(path, &st) == 0 && st.st_size > 0) {  /* never overwrite results */
         fprintf(stderr, "tsumegen compose: %s already holds problems: continue it with --resume or choose another --out\n", path);
-        return 2;
+        return free_run(&r), 2;
     }
     r.problems = fopen(path, o->resume ? "a" : "w");
     if (!r.problems) {
         fprintf(stderr, "tsumegen compose: cannot write %s: %s\n", path, strerror(errno));
-        return 2;
+        return free_run(&r), 2;
     }
     if (!o->resume) {
         snprintf(path, sizeof path, "%s/generations.jsonl", o->out_dir);
@@ -461,9 +469,6 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
            interrupted ? "true" : "false", o->out_dir);
     if (interrupted) fprintf(stderr, "tsumegen compose: interrupted; continue with --resume\n");
     fclose(r.problems);
-    keys_free(&r.archived);
-    keys_free(&r.written_keys);
-    free(r.archive);
-    free(r.pop);
+    free_run(&r);
     return 0;
 }

@@ -2,6 +2,7 @@
  * MoveList generators of core/movegen.c and core/mate1.c, host/sfen.c's
  * legality, an independent mate-in-3, and hand-made boards for every legality
  * reason and the mate edge cases.  Kernel == reference is tests/test_screen.sh. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "test.h"
@@ -96,7 +97,7 @@ TEST(screen_core_matches_movegen) {
         }
         if (reason != SC_OK) continue;
         legal++;
-        CHECK(!memcmp(&pos, &p2, sizeof pos));  /* same position, hands and keys */
+        CHECK(!memcmp(&pos, &p2, offsetof(Position, pad)));  /* fields only: tail padding is unset */
         /* checks in gen_checks order */
         MoveList checks, m1;
         CheckInfo ci;
