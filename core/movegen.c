@@ -136,7 +136,7 @@ TG_INLINE Bitboard line_bb(int a, int b) {
 }
 
 /* Squares of `target` where colour us may drop a piece of type pt. */
-static Bitboard drop_targets(const Position *pos, int pt, Bitboard target) {
+Bitboard drop_targets(const Position *pos, int pt, Bitboard target) {
     int us = pos->side;
     if (pt == PAWN) {
         target = bb_andnot(target, bb_ranks(us, 0, 0));

@@ -27,6 +27,9 @@ int move_is_legal(const Position *pos, const CheckInfo *ci, Move m);
 int move_gives_check(const Position *pos, const CheckInfo *ci, Move m);
 /* Would a pawn dropped by the side to move on `to` (checking the enemy king) be mate? */
 int is_pawn_drop_mate(const Position *pos, int to);
+/* Squares of target where the side to move may drop pt: 二歩 and dead ranks
+ * removed (pawn-drop mate is checked separately). */
+Bitboard drop_targets(const Position *pos, int pt, Bitboard target);
 
 int gen_legal(const Position *pos, MoveList *list);
 int gen_checks(const Position *pos, MoveList *list);

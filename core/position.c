@@ -98,12 +98,8 @@ void pos_undo_move(Position *pos, Move m, const Undo *u) {
 }
 
 Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ) {
-    int them = c ^ 1;  /* a c-piece attacks sq iff a them-piece on sq would attack it back */
-    Bitboard hdk = bb_or(bb_or(pos->by_type[KING], pos->by_type[HORSE]), pos->by_type[DRAGON]);
-    Bitboard a = bb_and(PAWN_ATK[them][sq], pos->by_type[PAWN]);
-    a = bb_or(a, bb_and(KNIGHT_ATK[them][sq], pos->by_type[KNIGHT]));
-    a = bb_or(a, bb_and(SILVER_ATK[them][sq], bb_or(pos->by_type[SILVER], hdk)));
-    a = bb_or(a, bb_and(GOLD_ATK[them][sq], bb_or(golds_bb(pos), hdk)));
+    int them = c ^ 1;
+    Bitboard a = step_attackers(pos, c, sq);
     a = bb_or(a, bb_and(bishop_attack(sq, occ), bb_or(pos->by_type[BISHOP], pos->by_type[HORSE])));
     a = bb_or(a, bb_and(rook_attack(sq, occ), bb_or(pos->by_type[ROOK], pos->by_type[DRAGON])));
     a = bb_or(a, bb_and(lance_attack(them, sq, occ), pos->by_type[LANCE]));
@@ -113,12 +109,7 @@ Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ) {
 int is_attacked(const Position *pos, int c, int sq, Bitboard occ) {
     int them = c ^ 1;
     Bitboard mine = pos->by_color[c];
-    Bitboard hdk = bb_or(bb_or(pos->by_type[KING], pos->by_type[HORSE]), pos->by_type[DRAGON]);
-    Bitboard a = bb_and(PAWN_ATK[them][sq], pos->by_type[PAWN]);
-    a = bb_or(a, bb_and(KNIGHT_ATK[them][sq], pos->by_type[KNIGHT]));
-    a = bb_or(a, bb_and(SILVER_ATK[them][sq], bb_or(pos->by_type[SILVER], hdk)));
-    a = bb_or(a, bb_and(GOLD_ATK[them][sq], bb_or(golds_bb(pos), hdk)));
-    if (bb_any(bb_and(a, mine))) return 1;
+    if (bb_any(step_attackers(pos, c, sq))) return 1;
     /* sliders: look at the occupancy only when one stands on an open-board line */
     Bitboard rooks = bb_and(bb_or(pos->by_type[ROOK], pos->by_type[DRAGON]), mine);
     Bitboard bishops = bb_and(bb_or(pos->by_type[BISHOP], pos->by_type[HORSE]), mine);

@@ -40,6 +40,17 @@ TG_INLINE Bitboard golds_bb(const Position *pos) {
     return bb_or(bb_or(pos->by_type[GOLD], pos->by_type[PRO_PAWN]),
                  bb_or(bb_or(pos->by_type[PRO_LANCE], pos->by_type[PRO_KNIGHT]), pos->by_type[PRO_SILVER]));
 }
+/* Non-sliding attackers of colour c on sq (sliders' step moves included): a
+ * c-piece attacks sq iff the same piece of the other colour on sq would attack it. */
+TG_INLINE Bitboard step_attackers(const Position *pos, int c, int sq) {
+    int them = c ^ 1;
+    Bitboard hdk = bb_or(bb_or(pos->by_type[KING], pos->by_type[HORSE]), pos->by_type[DRAGON]);
+    Bitboard a = bb_and(PAWN_ATK[them][sq], pos->by_type[PAWN]);
+    a = bb_or(a, bb_and(KNIGHT_ATK[them][sq], pos->by_type[KNIGHT]));
+    a = bb_or(a, bb_and(SILVER_ATK[them][sq], bb_or(pos->by_type[SILVER], hdk)));
+    a = bb_or(a, bb_and(GOLD_ATK[them][sq], bb_or(golds_bb(pos), hdk)));
+    return bb_and(a, pos->by_color[c]);
+}
 /* Pieces of colour c attacking sq, with occupancy occ for the sliders. */
 Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ);
 /* Is sq attacked by colour c?  Early-exit form of attackers_to for king safety. */

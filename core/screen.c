@@ -26,12 +26,7 @@ TG_INLINE uint64_t sc_nonzero_mask(uint64_t x) {
 static Bitboard sc_attackers(const Position *pos, int c, int sq, Bitboard occ) {
     int them = c ^ 1;
     Bitboard mine = pos->by_color[c];
-    Bitboard hdk = bb_or(bb_or(pos->by_type[KING], pos->by_type[HORSE]), pos->by_type[DRAGON]);
-    Bitboard a = bb_and(PAWN_ATK[them][sq], pos->by_type[PAWN]);
-    a = bb_or(a, bb_and(KNIGHT_ATK[them][sq], pos->by_type[KNIGHT]));
-    a = bb_or(a, bb_and(SILVER_ATK[them][sq], bb_or(pos->by_type[SILVER], hdk)));
-    a = bb_or(a, bb_and(GOLD_ATK[them][sq], bb_or(golds_bb(pos), hdk)));
-    a = bb_and(a, mine);
+    Bitboard a = step_attackers(pos, c, sq);
     Bitboard rooks = bb_and(bb_or(pos->by_type[ROOK], pos->by_type[DRAGON]), mine);
     Bitboard bishops = bb_and(bb_or(pos->by_type[BISHOP], pos->by_type[HORSE]), mine);
     Bitboard lances = bb_and(pos->by_type[LANCE], mine);
@@ -120,21 +115,6 @@ TG_INLINE int sc_variants(int us, int pt, int from, int to, Move *v0, Move *v1) 
     }
     *v0 = make_move(from, to, 0);
     return 1;
-}
-
-/* Squares of target where the side to move may drop pt (pawn-drop mate aside). */
-static Bitboard sc_drop_targets(const Position *pos, int pt, Bitboard target) {
-    int us = pos->side;
-    if (pt == PAWN) {
-        target = bb_andnot(target, bb_ranks(us, 0, 0));
-        Bitboard pawns = pieces_ct(pos, us, PAWN);
-        while (bb_any(pawns)) target = bb_andnot(target, bb_file(sq_file(bb_pop(&pawns))));
-    } else if (pt == LANCE) {
-        target = bb_andnot(target, bb_ranks(us, 0, 0));
-    } else if (pt == KNIGHT) {
-        target = bb_andnot(target, bb_ranks(us, 0, 1));
-    }
-    return target;
 }
 
 /* ---- lean do/undo: like pos_do_move/pos_undo_move without the Zobrist keys,
@@ -265,7 +245,7 @@ Move sc_checks_next(const Position *pos, const CheckInfo *ci, ScCheckIter *it) {
         it->drop_pt++;
         if (pos->hand[us][it->drop_pt]) {
             Bitboard empty = bb_andnot(bb_all(), pos->occupied);
-            it->drop_t = sc_drop_targets(pos, it->drop_pt, bb_and(empty, ci->check_sq[it->drop_pt]));
+            it->drop_t = drop_targets(pos, it->drop_pt, bb_and(empty, ci->check_sq[it->drop_pt]));
         }
     }
 }
@@ -306,7 +286,7 @@ int sc_evasion_kind(const Position *pos) {
     int eksq = pos->king_sq[them];
     for (int pt = PAWN; pt <= GOLD; pt++) {
         if (!pos->hand[us][pt]) continue;
-        Bitboard t = sc_drop_targets(pos, pt, between);
+        Bitboard t = drop_targets(pos, pt, between);
         if (pt != PAWN || eksq == SQ_NONE) {
             if (bb_any(t)) return 2;
             continue;
@@ -374,7 +354,7 @@ Move sc_evasions_next(const Position *pos, ScEvIter *it) {
         }
         if (it->drop_pt >= GOLD) return MOVE_NONE;
         it->drop_pt++;
-        if (pos->hand[us][it->drop_pt]) it->drop_t = sc_drop_targets(pos, it->drop_pt, it->between);
+        if (pos->hand[us][it->drop_pt]) it->drop_t = drop_targets(pos, it->drop_pt, it->between);
     }
 }
 
@@ -477,7 +457,7 @@ static int NAME(Position *pos, int *budget) {                                   
     int any = 0;                                                                                      \
     for (int pt = PAWN; pt <= GOLD; pt++) {                                                           \
         if (!pos->hand[us][pt]) continue;                                                             \
-        Bitboard t = sc_drop_targets(pos, pt, between);                                               \
+        Bitboard t = drop_targets(pos, pt, between);                                               \
         while (bb_any(t)) {                                                                           \
             int to = bb_pop(&t);                                                                      \
             if (pt == PAWN && eksq != SQ_NONE && bb_test(PAWN_ATK[us][to], eksq) && is_pawn_drop_mate(pos, to)) \
