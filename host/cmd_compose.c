@@ -10,18 +10,33 @@ const char USAGE_COMPOSE[] =
     "usage: tsumegen compose ga [--init SFEN] [--pop N] [--gens N] [--seed S] [--out DIR]\n"
     "                           [--oversample K] [--nodes N] [--threads N] [--method M]\n"
     "                           [--archive-rate X] [--mutation X] [--tournament N] [--ones N]\n"
+    "                           [--device D] [--points FILE] [--cl-threads N]\n"
     "                           [--resume] [--quiet]\n"
     "Evolves perfect tsume problems from an initial problem with the genetic algorithm of\n"
     "seeds/000 (defaults = its Table 1: pop 200, gens 50, tournament 8, mutation 0.001,\n"
     "archive rate 0.05, 10 one-bits).  Each generation decodes pop*K offspring (K =\n"
-    "--oversample, default 4), screens them (illegal or checkless boards never reach the\n"
-    "solver) and verifies the best pop exactly with --nodes per problem (default 200000).\n"
+    "--oversample, default 4), screens them with the engine of `tsumegen screen` and\n"
+    "verifies the best pop exactly with --nodes per problem (default 200000).\n"
+    "Screening: a board that fails the strict SFEN rules, or where the attacker has no\n"
+    "check, gets fitness 0 without a solver call; the others are ranked by\n"
+    "  score = 2 [mate1 <= 1] + 1 / (1 + d / 10) + u / 1000\n"
+    "  mate1: the number of mate-in-1 moves (2 or more: cooked at the first move);\n"
+    "  d: points outside the tsume-points band [100, 115] of seeds/002 (0 inside);\n"
+    "  u: a uniform tie-break from the child's random stream.\n"
     "  --init SFEN   initial problem (default: a built-in 1-move problem, 頭金)\n"
     "  --method M    ga-archive (default), ga (no archive) or random (fresh random genomes)\n"
-    "  --out DIR     writes DIR/problems.jsonl, DIR/NNN.kif, DIR/generations.jsonl and\n"
+    "  --out DIR     writes DIR/problems.jsonl, DIR/NNN.kif, DIR/generations.jsonl,\n"
     "                DIR/checkpoint.txt (after every generation; Ctrl-C keeps all results)\n"
+    "                and DIR/summary.json (the summary printed at the end, with the\n"
+    "                options, device, boards screened and verified and seconds spent)\n"
     "  --resume      continue the run in DIR from its checkpoint\n"
-    "Reproducible from --seed for a fixed --nodes (verification uses node limits only).\n";
+    "  --device D    screening device, as `tsumegen screen --device`: auto (default:\n"
+    "                $TSUMEGEN_DEVICE, else a GPU, else an OpenCL CPU device), gpu, cpu,\n"
+    "                N, part of a device name, or omp; without OpenCL the OpenMP path runs\n"
+    "  --points FILE tsume-points weights (format: data/points_default.txt; default built in)\n"
+    "  --cl-threads N  pocl's threads (see tsumegen screen --help)\n"
+    "Reproducible from --seed for a fixed --nodes and --threads (verification uses node\n"
+    "limits only; the device gives the same screen results as the OpenMP path).\n";
 
 #define DEFAULT_INIT "4k4/9/4P4/9/9/9/9/9/9 b G 1"
 
@@ -48,6 +63,9 @@ int cmd_compose(int argc, char **argv) {
         const char *v = argv[++i];
         if (!strcmp(a, "--init")) o.init_sfen = v;
         else if (!strcmp(a, "--out")) o.out_dir = v;
+        else if (!strcmp(a, "--device")) o.device = v;
+        else if (!strcmp(a, "--points")) o.points_file = v;
+        else if (!strcmp(a, "--cl-threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o.cl_threads = (int)x; }
         else if (!strcmp(a, "--method")) {
             if (!strcmp(v, "ga-archive")) o.method = METHOD_GA_ARCHIVE;
             else if (!strcmp(v, "ga")) o.method = METHOD_GA;

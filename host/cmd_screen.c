@@ -90,8 +90,7 @@ static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs 
         else if (!strcmp(s, "--threads")) { if (parse_long(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE; a->threads = (int)x; i++; }
         else if (!strcmp(s, "--cl-threads")) {
             if (parse_long(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE;
-            setenv("POCL_CPU_MAX_CU_COUNT", v, 1);   /* read when pocl starts: pocl >= 4 */
-            setenv("POCL_MAX_PTHREAD_COUNT", v, 1);  /* pocl 3 (Debian 12) */
+            ocl_set_cl_threads((int)x);
             i++;
         }
         else if (!strcmp(s, "--batch")) { if (parse_long(cmd, s, v, 1, 1 << 22, &a->batch)) return EXIT_USAGE; i++; }
@@ -110,31 +109,8 @@ static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs 
 /* Opens the device per a->device; NULL means the OpenMP path (said once on stderr
  * unless the user asked for omp).  *fatal is set when an explicit device failed. */
 static OclScreen *open_device(const char *cmd, const ScreenArgs *a, const int32_t *w, size_t batch, int *fatal) {
-    char err[2048];
-    const char *spec = a->device ? a->device : getenv("TSUMEGEN_DEVICE");
-    int explicit_dev = spec && *spec && strcmp(spec, "auto");
-    *fatal = 0;
-    OclScreen *s = ocl_screen_open(a->device, w, batch, err, sizeof err);
-    if (s) {
-        if (a->verbose)
-            fprintf(stderr, "tsumegen %s: device %s (program %s in %.3f s; %llu bytes private memory per work-item)\n",
-                    cmd, ocl_screen_device(s), ocl_screen_cache_hit(s) ? "loaded from cache" : "built",
-                    ocl_screen_build_seconds(s), ocl_screen_private_mem(s));
-        return s;
-    }
-    if (!err[0]) return NULL;  /* omp asked for */
-    if (explicit_dev && strcmp(err, "built without OpenCL")) {
-        cli_error(cmd, "%s", err);
-        *fatal = 1;
-        return NULL;
-    }
-#ifdef _OPENMP
-    int nt = a->threads ? a->threads : omp_get_max_threads();
-#else
-    int nt = 1;
-#endif
-    fprintf(stderr, "tsumegen %s: %s; using the OpenMP path (%d thread%s)\n", cmd, err, nt, nt == 1 ? "" : "s");
-    return NULL;
+    return ocl_screen_open_cmd(cmd, a->device, w, batch, a->threads,
+                               OCL_SAY_FALLBACK | (a->verbose ? OCL_SAY_DEVICE : 0), fatal);
 }
 
 static int run_verify(const ScreenArgs *a, const int32_t *w) {

@@ -13,8 +13,9 @@
 #endif
 #include "ga.h"
 #include "kif.h"
+#include "ocl.h"
+#include "screen.h"
 #include "sfen.h"
-#include "../core/mate1.h"
 
 #define CHECKPOINT_VERSION 1
 
@@ -83,6 +84,42 @@ static int normalize(Position *pos) {
     return sfen_parse(text, pos, 0, err, sizeof err);
 }
 
+/* ---- screening ---------------------------------------------------------- */
+
+void compose_scboard(const Position *pos, ScBoard *b) {
+    memset(b, 0, sizeof *b);
+    memcpy(b->board, pos->board, sizeof b->board);
+    for (int c = 0; c < 2; c++)
+        for (int pt = PAWN; pt <= GOLD; pt++) b->hand[c][pt - 1] = pos->hand[c][pt];
+    b->side = pos->side;
+}
+
+/* The tsume-points band of seeds/002 (its case 4, the best time per problem):
+ * below 100 more boards end in no mate or a time-out, above 100 more in 駒余り. */
+#define BAND_LO 100000  /* milli-points */
+#define BAND_HI 115000
+
+/* Rank of a legal child (higher is verified first):
+ *   score = 2 [n_mate1 <= 1] + 1 / (1 + d / 10) + u / 1000
+ * n_mate1: the plain-rule mates-in-1; two or more mean 余詰 at the first move, so
+ *   such a board can only give a cooked 1-move mate, and it ranks below every board
+ *   with 0 or 1;
+ * d: how far the points lie outside the band [100, 115], in points (0 inside), so
+ *   the band term is 1 inside and 0.5 at 10 points out;
+ * u: uniform in [0, 1) from the child's own RNG stream, a small tie-break that
+ *   keeps the order reproducible for a seed (the engine's results do not depend on
+ *   the device or the thread count). */
+double compose_screen_score(const ScResult *res, double u) {
+    int32_t p = res->points;
+    double d = p < BAND_LO ? (BAND_LO - p) / 1000.0 : p > BAND_HI ? (p - BAND_HI) / 1000.0 : 0.0;
+    return (res->n_mate1 <= 1 ? 2.0 : 0.0) + 1.0 / (1.0 + d / 10.0) + u / 1000.0;
+}
+
+/* Cheap screen: legality, checks, mates-in-1 and points; mate3 and the futile-drop
+ * mates are not worth their cost here, the verifier decides.  Strict hands: the
+ * normalized position already gives the defender the rest of the pieces. */
+#define COMPOSE_SCREEN_FLAGS SC_STRICT_HANDS
+
 static int same_pv(const Verdict *a, const Verdict *b) {
     return a->pv_len == b->pv_len && !memcmp(a->pv, b->pv, sizeof(Move) * (size_t)a->pv_len);
 }
@@ -127,7 +164,11 @@ typedef struct {
     int generation, longest, written;
     Rng rng;
     FILE *problems;
-    double screened, verified, t_screen, t_verify;
+    int32_t *weights;  /* points weights for the screen */
+    OclScreen *dev;    /* the OpenCL screening device; NULL: screen_cpu on OpenMP threads */
+    char device[300];  /* what screens, for summary.json */
+    /* totals over the whole run (kept in the checkpoint across --resume) */
+    double screened, verified, t_decode, t_screen, t_verify, seconds0, t_start;
 } Run;
 
 static int keys_has(const Keys *k, const char *key) {
@@ -194,6 +235,8 @@ static int save_checkpoint(const Run *r) {
             (unsigned long long)r->rng.s[0], (unsigned long long)r->rng.s[1], (unsigned long long)r->rng.s[2],
             (unsigned long long)r->rng.s[3]);
     fprintf(f, "longest %d written %d\n", r->longest, r->written);
+    fprintf(f, "stats %.17g %.17g %.6f %.6f %.6f %.3f\n", r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify,
+            r->seconds0 + now_sec() - r->t_start);
     for (int i = 0; i < r->o->pop; i++) {
         fprintf(f, "ind %.17g", r->pop[i].fitness);
         for (int w = 0; w < GA_WORDS; w++) fprintf(f, " %llx", (unsigned long long)r->pop[i].g.w[w]);
@@ -239,6 +282,10 @@ static int load_checkpoint(Run *r) {
             continue;
         }
         if (sscanf(line, "longest %d written %d", &r->longest, &r->written) == 2) continue;
+        /* optional (older checkpoints lack it): the totals for summary.json */
+        if (sscanf(line, "stats %lf %lf %lf %lf %lf %lf", &r->screened, &r->verified, &r->t_decode, &r->t_screen,
+                   &r->t_verify, &r->seconds0) == 6)
+            continue;
         if (!strncmp(line, "ind ", 4) && n_ind < r->o->pop) {
             char *end;
             r->pop[n_ind].fitness = strtod(line + 4, &end);
@@ -267,7 +314,9 @@ static int load_checkpoint(Run *r) {
 typedef struct {
     Genome g;
     Position pos;
-    int legal;
+    int decoded;  /* decoded and through the strict SFEN round trip */
+    int legal;    /* and the engine says legal with a check to play */
+    double u;     /* tie-break for the score */
     double score;
     double fitness;
     Verdict *v;
@@ -287,19 +336,48 @@ static int pick_parent(Run *r) {
 
 static const Genome *parent_genome(const Run *r, int idx) { return idx < 0 ? &r->archive[-1 - idx] : &r->pop[idx].g; }
 
-/* Decoding and the cheap checks; the score ranks legal children for verification. */
-static void screen_child(const Run *r, Child *c, uint64_t child_seed) {
+/* Decoding, and legality by the strict SFEN round trip, so the composer keeps
+ * exactly what `solve` accepts; screen_batch does the rest for the whole batch. */
+static void decode_child(const Run *r, Child *c, uint64_t child_seed) {
     Rng cr;
-    MoveList l;
     rng_seed(&cr, child_seed);
     c->legal = 0;
     c->score = 0;
-    if (genome_decode(&c->g, &r->initial, &cr, &c->pos) || normalize(&c->pos)) return;
-    if (gen_checks(&c->pos, &l) == 0) return;
-    c->legal = 1;
-    int mates = gen_mate1(&c->pos, &l);
-    /* prefer boards with no or one mate-in-1 (many first-move mates = a cooked problem) */
-    c->score = rng_unit(&cr) + (mates <= 1 ? 1.0 : 0.0);
+    c->decoded = !genome_decode(&c->g, &r->initial, &cr, &c->pos) && !normalize(&c->pos);
+    c->u = rng_unit(&cr);
+}
+
+/* Screens the decoded children at once on the engine: the OpenCL device opened by
+ * compose_run, else screen_cpu on the OpenMP threads.  Both give bit-identical
+ * results, so the ranking does not depend on the device.  Illegal and checkless
+ * boards get legal = 0 and never reach the solver.  Returns the number of boards
+ * screened, or -1 when out of memory. */
+static int screen_batch(Run *r, Child *ch, int n) {
+    ScBoard *b = malloc(sizeof *b * (size_t)n);
+    ScResult *res = malloc(sizeof *res * (size_t)n);
+    int *idx = malloc(sizeof *idx * (size_t)n), m = 0;
+    if (!b || !res || !idx) { free(b); free(res); free(idx); return -1; }
+    for (int i = 0; i < n; i++)
+        if (ch[i].decoded) { compose_scboard(&ch[i].pos, &b[m]); idx[m++] = i; }
+    int done = 0;
+    if (r->dev) {
+        done = !ocl_screen_run(r->dev, b, res, (size_t)m, COMPOSE_SCREEN_FLAGS);
+        if (!done) {  /* same results on the CPU: carry on there */
+            fprintf(stderr, "tsumegen compose: %s: %s; using the OpenMP path from now on\n", ocl_screen_device(r->dev),
+                    ocl_screen_error(r->dev));
+            ocl_screen_close(r->dev);
+            r->dev = NULL;
+            snprintf(r->device, sizeof r->device, "OpenMP");
+        }
+    }
+    if (!done) screen_cpu(b, res, (size_t)m, r->weights, COMPOSE_SCREEN_FLAGS, r->o->threads);
+    for (int k = 0; k < m; k++) {
+        Child *c = &ch[idx[k]];
+        c->legal = res[k].reason == SC_OK && res[k].checks > 0;
+        if (c->legal) c->score = compose_screen_score(&res[k], c->u);
+    }
+    free(b); free(res); free(idx);
+    return m;
 }
 
 static int by_score_desc(const void *a, const void *b) {
@@ -351,8 +429,13 @@ static int run_generation(Run *r) {
     uint64_t gen_seed = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r->generation * 0xD1B54A32D192ED03ull;
     double t0 = now_sec();
 #pragma omp parallel for schedule(dynamic, 16)
-    for (int i = 0; i < n; i++) screen_child(r, &ch[i], gen_seed + (uint64_t)i);
+    for (int i = 0; i < n; i++) decode_child(r, &ch[i], gen_seed + (uint64_t)i);
+    double td = now_sec();
+    int m = screen_batch(r, ch, n);  /* boards given to the engine */
+    if (m < 0) { free(ch); return -1; }
     double t1 = now_sec();
+    int n_legal = 0;
+    for (int i = 0; i < n; i++) n_legal += ch[i].legal;
     qsort(ch, (size_t)n, sizeof *ch, by_score_desc);
     int n_eval = 0;
     for (int i = 0; i < o->pop; i++)
@@ -368,7 +451,8 @@ static int run_generation(Run *r) {
     double t2 = now_sec();
     r->screened += n;
     r->verified += n_eval;
-    r->t_screen += t1 - t0;
+    r->t_decode += td - t0;
+    r->t_screen += t1 - td;
     r->t_verify += t2 - t1;
     if (!stopped) {
         for (int i = 0; i < n_eval; i++)  /* serial, in rank order: reproducible output */
@@ -389,11 +473,14 @@ static int run_generation(Run *r) {
     char path[4096];
     snprintf(path, sizeof path, "%s/generations.jsonl", o->out_dir);
     FILE *f = fopen(path, "a");
-    double bps = (t1 > t0) ? n / (t1 - t0) : 0, vps = (t2 > t1) ? n_eval / (t2 - t1) : 0;
+    /* boards_per_s: the engine alone (decoding and the SFEN round trip are decode_s) */
+    double bps = (t1 > td) ? m / (t1 - td) : 0, vps = (t2 > t1) ? n_eval / (t2 - t1) : 0;
     if (f) {
         fprintf(f, "{\"generation\":%d,\"best\":%g,\"mean\":%.3f,\"archive\":%d,\"problems\":%d,\"longest\":%d,"
-                   "\"screened\":%d,\"verified\":%d,\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f}\n",
-                r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_eval, bps, vps);
+                   "\"screened\":%d,\"legal\":%d,\"verified\":%d,\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
+                   "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f}\n",
+                r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, bps, vps,
+                td - t0, t1 - td, t2 - t1);
         fclose(f);
     }
     if (!o->quiet)
@@ -407,28 +494,93 @@ static void free_run(Run *r) {
     keys_free(&r->written_keys);
     free(r->archive);
     free(r->pop);
+    free(r->weights);
+    ocl_screen_close(r->dev);
+}
+
+static void json_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 32) fprintf(f, "\\u%04x", *s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* The run's summary: printed at the end and written to OUT/summary.json.  Counts
+ * and seconds cover the whole run, earlier sessions of a --resume included. */
+static void print_summary(FILE *f, const Run *r, double seconds) {
+    static const char *const METHOD[] = {"ga-archive", "ga", "random"};
+    const ComposeOptions *o = r->o;
+    double best = 0, sum = 0;
+    for (int i = 0; i < o->pop; i++) {
+        sum += r->pop[i].fitness;
+        if (r->pop[i].fitness > best) best = r->pop[i].fitness;
+    }
+    fprintf(f, "{\"generations\":%d,\"problems\":%d,\"archive\":%d,\"longest\":%d,\"best_fitness\":%g,"
+               "\"mean_fitness\":%.3f,\"seconds\":%.1f,\"interrupted\":%s,\"out\":",
+            r->generation, r->written, r->archive_n, r->longest, best, sum / o->pop, seconds,
+            interrupted ? "true" : "false");
+    json_str(f, o->out_dir);
+    fprintf(f, ",\"seed\":%llu,\"pop\":%d,\"gens\":%d,\"method\":\"%s\",\"nodes\":%llu,\"device\":",
+            (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit);
+    json_str(f, r->device);
+    fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f}\n",
+            r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify);
+}
+
+static int write_summary(const Run *r, double seconds) {
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/summary.json", r->o->out_dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    print_summary(f, r, seconds);
+    int bad = ferror(f);
+    if (fclose(f) || bad) return -1;
+    return rename(tmp, path);
 }
 
 int compose_run(const ComposeOptions *o, VerifyFn verify) {
     Run r;
-    char err[ERR_MAX], path[4096];
+    char err[ERR_MAX + 300], path[4096];
     memset(&r, 0, sizeof r);
     r.o = o;
     r.verify = verify;
+    r.t_start = now_sec();
     if (sfen_parse(o->init_sfen, &r.initial, 0, err, sizeof err)) {
         fprintf(stderr, "tsumegen compose: --init: %s\n", err);
         return 2;
     }
+    r.weights = malloc(SC_W_NB * sizeof *r.weights);
+    if (!r.weights) return 2;
+    if (points_load(o->points_file, r.weights, err, sizeof err)) {
+        fprintf(stderr, "tsumegen compose: --points: %s\n", err);
+        return free_run(&r), 2;
+    }
     if (verify(&r.initial, o->node_limit, &r.initial_verdict) || r.initial_verdict.result != VERDICT_MATE) {
         fprintf(stderr, "tsumegen compose: --init: the initial problem is not a proven mate\n");
-        return 2;
+        return free_run(&r), 2;
     }
+#ifdef _OPENMP
+    if (o->threads > 0) omp_set_num_threads(o->threads);
+#endif
+    /* the screening device, once per run: building the program and its self-test
+     * cost more than a generation's batch; a bad --device fails before anything
+     * is written */
+    if (o->cl_threads) ocl_set_cl_threads(o->cl_threads);
+    int n = o->pop * (o->oversample < 1 ? 1 : o->oversample), fatal;
+    r.dev = ocl_screen_open_cmd("compose", o->device, r.weights, n < 65536 ? (size_t)n : 65536, o->threads,
+                                o->quiet ? 0 : OCL_SAY_FALLBACK | OCL_SAY_DEVICE | OCL_SAY_OMP, &fatal);
+    if (fatal) return free_run(&r), 2;
+    snprintf(r.device, sizeof r.device, "%s", r.dev ? ocl_screen_device(r.dev) : "OpenMP");
     if (mkdir(o->out_dir, 0777) && errno != EEXIST) {
         fprintf(stderr, "tsumegen compose: cannot create %s: %s\n", o->out_dir, strerror(errno));
-        return 2;
+        return free_run(&r), 2;
     }
     r.pop = calloc((size_t)o->pop, sizeof *r.pop);
-    if (!r.pop) return 2;
+    if (!r.pop) return free_run(&r), 2;
     rng_seed(&r.rng, o->seed);
     if (o->resume && load_checkpoint(&r)) return free_run(&r), 2;
     snprintf(path, sizeof path, "%s/problems.jsonl", o->out_dir);
@@ -446,11 +598,7 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         snprintf(path, sizeof path, "%s/generations.jsonl", o->out_dir);
         remove(path);
     }
-#ifdef _OPENMP
-    if (o->threads > 0) omp_set_num_threads(o->threads);
-#endif
     void (*old)(int) = signal(SIGINT, on_sigint);
-    double t0 = now_sec();
     while (r.generation < o->gens && !interrupted) {
         int rc = run_generation(&r);
         if (rc) break;  /* interrupted inside: the last checkpoint stands */
@@ -458,15 +606,10 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         if (save_checkpoint(&r)) fprintf(stderr, "tsumegen compose: warning: cannot write the checkpoint\n");
     }
     signal(SIGINT, old);
-    double best = 0, sum = 0;
-    for (int i = 0; i < o->pop; i++) {
-        sum += r.pop[i].fitness;
-        if (r.pop[i].fitness > best) best = r.pop[i].fitness;
-    }
-    printf("{\"generations\":%d,\"problems\":%d,\"archive\":%d,\"longest\":%d,\"best_fitness\":%g,\"mean_fitness\":%.3f,"
-           "\"seconds\":%.1f,\"interrupted\":%s,\"out\":\"%s\"}\n",
-           r.generation, r.written, r.archive_n, r.longest, best, sum / o->pop, now_sec() - t0,
-           interrupted ? "true" : "false", o->out_dir);
+    double seconds = r.seconds0 + now_sec() - r.t_start;  /* once: the file and stdout agree */
+    print_summary(stdout, &r, seconds);
+    fflush(stdout);
+    if (write_summary(&r, seconds)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/summary.json\n", o->out_dir);
     if (interrupted) fprintf(stderr, "tsumegen compose: interrupted; continue with --resume\n");
     fclose(r.problems);
     free_run(&r);

@@ -5,6 +5,7 @@
 #define TSUMEGEN_COMPOSE_H
 #include <stdint.h>
 #include "../core/position.h"
+#include "../core/screen.h"
 
 #define VERDICT_PV_MAX 1024
 
@@ -31,6 +32,10 @@ typedef struct {
     double mutation, archive_rate;
     uint64_t seed, node_limit;
     const char *out_dir;
+    /* screening engine: device spec as `tsumegen screen --device` (NULL: $TSUMEGEN_DEVICE
+     * or auto), points weights file (NULL: built in), pocl threads (0: pocl's default) */
+    const char *device, *points_file;
+    int cl_threads;
 } ComposeOptions;
 
 void compose_defaults(ComposeOptions *o);
@@ -38,6 +43,10 @@ void compose_defaults(ComposeOptions *o);
 int compose_run(const ComposeOptions *o, VerifyFn verify);
 
 /* Helpers exposed for tests. */
+/* The screening engine's input for a position (board, both hands, side to move). */
+void compose_scboard(const Position *pos, ScBoard *b);
+/* Rank of a legal child for verification (see compose.c); u in [0, 1). */
+double compose_screen_score(const ScResult *res, double u);
 int compose_fitness(const Verdict *v, const Verdict *initial);
 int compose_sacrifices(const Position *pos, const Move *pv, int n);
 /* Canonical text of a problem: the smaller SFEN of it and its left-right mirror. */

@@ -3,6 +3,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #ifndef TG_HAVE_OPENCL
 
@@ -462,3 +465,47 @@ static int self_test(OclScreen *s, const int32_t *weights) {
 }
 
 #endif
+
+/* ---- shared by both builds --------------------------------------------- */
+
+void ocl_set_cl_threads(int n) {
+    char v[16];
+    snprintf(v, sizeof v, "%d", n);
+    setenv("POCL_CPU_MAX_CU_COUNT", v, 1);   /* pocl >= 4 */
+    setenv("POCL_MAX_PTHREAD_COUNT", v, 1);  /* pocl 3 (Debian 12) */
+}
+
+OclScreen *ocl_screen_open_cmd(const char *cmd, const char *spec, const int32_t *weights, size_t batch,
+                               int threads, int say, int *fatal) {
+    char err[2048];
+    const char *name = spec ? spec : getenv("TSUMEGEN_DEVICE");
+    int explicit_dev = name && *name && strcmp(name, "auto");
+#ifdef _OPENMP
+    int nt = threads > 0 ? threads : omp_get_max_threads();
+#else
+    int nt = 1;
+    (void)threads;
+#endif
+    *fatal = 0;
+    OclScreen *s = ocl_screen_open(spec, weights, batch, err, sizeof err);
+    if (s) {
+        if (say & OCL_SAY_DEVICE)
+            fprintf(stderr, "tsumegen %s: device %s (program %s in %.3f s; %llu bytes private memory per work-item)\n",
+                    cmd, ocl_screen_device(s), ocl_screen_cache_hit(s) ? "loaded from cache" : "built",
+                    ocl_screen_build_seconds(s), ocl_screen_private_mem(s));
+        return s;
+    }
+    if (!err[0]) {  /* omp asked for */
+        if (say & OCL_SAY_OMP) fprintf(stderr, "tsumegen %s: device omp: the OpenMP path (%d thread%s)\n", cmd, nt, nt == 1 ? "" : "s");
+        return NULL;
+    }
+    /* an explicit device that fails is an error, unless this build has no OpenCL at all */
+    if (explicit_dev && strcmp(err, "built without OpenCL")) {
+        fprintf(stderr, "tsumegen %s: %s\n", cmd, err);
+        *fatal = 1;
+        return NULL;
+    }
+    if (say & OCL_SAY_FALLBACK)
+        fprintf(stderr, "tsumegen %s: %s; using the OpenMP path (%d thread%s)\n", cmd, err, nt, nt == 1 ? "" : "s");
+    return NULL;
+}

@@ -50,4 +50,22 @@ int ocl_screen_run(OclScreen *s, const ScBoard *in, ScResult *out, size_t n, int
 /* The last error message of s. */
 const char *ocl_screen_error(const OclScreen *s);
 
+/* --cl-threads N: pocl's thread count.  pocl reads it from the environment when it
+ * starts, so call this before the first OpenCL call of the process. */
+void ocl_set_cl_threads(int n);
+
+/* What ocl_screen_open_cmd says on stderr, as "tsumegen CMD: ..." lines. */
+#define OCL_SAY_FALLBACK 1  /* no usable device: why, and that the OpenMP path runs */
+#define OCL_SAY_DEVICE 2    /* the device opened: name, program built or cached, private memory */
+#define OCL_SAY_OMP 4       /* omp asked for: that the OpenMP path runs */
+
+/* The device policy the commands share (screen, bench screen, compose): opens spec
+ * as ocl_screen_open does.  NULL with *fatal = 0 means "use the OpenMP path"
+ * (screen_cpu); NULL with *fatal = 1 means a device named explicitly (by spec or
+ * $TSUMEGEN_DEVICE, not auto) is unusable in a build with OpenCL: the error was
+ * printed and the command should exit 2.  threads: the OpenMP threads the caller
+ * will use (0 = OpenMP's default), for the messages. */
+OclScreen *ocl_screen_open_cmd(const char *cmd, const char *spec, const int32_t *weights, size_t batch,
+                               int threads, int say, int *fatal);
+
 #endif

@@ -1,8 +1,13 @@
-/* test_ga.c - the GA operators keep their invariants (seeds/000 §4.1, 4.4, 4.5). */
+/* test_ga.c - the GA operators keep their invariants (seeds/000 §4.1, 4.4, 4.5);
+ * the composer's screening input and ranking. */
+#include <stdlib.h>
 #include <string.h>
 #include "test.h"
+#include "../host/compose.h"
 #include "../host/ga.h"
+#include "../host/screen.h"
 #include "../host/sfen.h"
+#include "../core/mate1.h"
 
 static Position initial(void) {
     Position pos;
@@ -82,4 +87,58 @@ TEST(ga_rng_reproducible) {
     rng_seed(&b, 42);
     for (int i = 0; i < 100; i++) CHECK(rng_next(&a) == rng_next(&b));
     for (int i = 0; i < 1000; i++) CHECK(rng_below(&a, 7) < 7);
+}
+
+/* The composer screens normalized positions: the engine must see exactly them
+ * (board, both hands, side), and find the same checks and mates as movegen. */
+TEST(compose_scboard_round_trip) {
+    static const char *const SFENS[] = {
+        "4k4/9/4P4/9/9/9/9/9/9 b G 1",
+        "7nl/7k1/6ppp/9/9/9/9/5+R3/9 b GS2p 1",
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        "9/9/9/9/9/9/4p4/9/4K4 w g 1",  /* White attacks */
+    };
+    int32_t *w = malloc(SC_W_NB * sizeof *w);
+    char err[ERR_MAX + 300];
+    CHECK(w && points_load(NULL, w, err, sizeof err) == 0);
+    for (size_t i = 0; i < sizeof SFENS / sizeof SFENS[0]; i++) {
+        Position pos, back;
+        ScBoard b;
+        ScResult res;
+        MoveList l;
+        CHECK(sfen_parse(SFENS[i], &pos, 0, err, sizeof err) == 0);
+        compose_scboard(&pos, &b);
+        CHECK(sc_setup(&b, &back, 1) == SC_OK);
+        CHECK(memcmp(back.board, pos.board, sizeof pos.board) == 0);
+        CHECK(memcmp(back.hand, pos.hand, sizeof pos.hand) == 0);
+        CHECK(back.side == pos.side && back.board_key == pos.board_key && back.hand_key == pos.hand_key);
+        sc_screen(&b, &res, w, SC_STRICT_HANDS);
+        CHECK(res.reason == SC_OK);
+        CHECK_EQ_U64(res.checks, (unsigned)gen_checks(&pos, &l));
+        CHECK_EQ_U64(res.n_mate1, (unsigned)gen_mate1(&pos, &l));
+    }
+    free(w);
+}
+
+TEST(compose_screen_score_order) {
+    ScResult a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    /* two or more mates-in-1 rank below 0 or 1, whatever the points */
+    a.n_mate1 = 1; a.points = 40000;
+    b.n_mate1 = 2; b.points = 105000;
+    CHECK(compose_screen_score(&a, 0.0) > compose_screen_score(&b, 0.999));
+    a.n_mate1 = 0;
+    CHECK(compose_screen_score(&a, 0.0) > compose_screen_score(&b, 0.999));
+    /* inside the band [100, 115] beats outside; nearer beats farther, on both sides */
+    b.n_mate1 = 0;
+    a.points = 100000; b.points = 99000;
+    CHECK(compose_screen_score(&a, 0.0) > compose_screen_score(&b, 0.999));
+    a.points = 115000; b.points = 116000;
+    CHECK(compose_screen_score(&a, 0.0) > compose_screen_score(&b, 0.999));
+    a.points = 90000; b.points = 80000;
+    CHECK(compose_screen_score(&a, 0.0) > compose_screen_score(&b, 0.999));
+    /* inside the band only the tie-break orders */
+    a.points = 101000; b.points = 114000;
+    CHECK(compose_screen_score(&a, 0.5) > compose_screen_score(&b, 0.4));
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job with sensible defaults: compose perfect problems with the GA from
 # the built-in 1-move problem, then show what was found.  Results land in
-# out/compose-<timestamp>/ (problems.jsonl, NNN.kif); Ctrl-C keeps them, and
+# out/compose-<timestamp>/ (problems.jsonl, NNN.kif, summary.json); Ctrl-C keeps them, and
 #   bin/tsumegen compose ga --out DIR --resume  ...same options...
 # continues an interrupted run.
 set -euo pipefail
