@@ -4,14 +4,24 @@
  * (attacker to move) or "is every defence mated within D plies?" for an AND node.
  * Two rule modes share the table (entries are keyed apart):
  *   DF_PLAIN   every legal evasion is a defence (ordinary mate).  Entries are keyed by
- *              board+side and carry both hands, so lookups use hand superiority
- *              (more attacker pieces: still mate; fewer: still no mate).
+ *              board+side and carry hands, so lookups use hand superiority (more
+ *              attacker pieces: still mate; fewer: still no mate).  A proof is stored
+ *              with its proof hand (the pieces the attacker needs), with the drop
+ *              correction: at a defender node in check from a distant slider, a kind
+ *              the defender could interpose but does not hold makes the proof need all
+ *              of the attacker's pieces of that kind.  When every piece kind is complete
+ *              (the hand convention) the defender's hand follows from the attacker's and
+ *              is not compared.  Interposing drops on one square are searched one kind
+ *              at a time (the next joins when the previous is proven).
  *   DF_FUTILE  TSUME_RULES.md's futile-interposition rule: drops between king and a
  *              distant slider that the attacker can capture and then mate within L(E)
  *              without the captured piece are not defences.  Exact keys only (lengths
  *              under this rule are not monotone in the attacker's hand).
  * Mate/no-mate is the same in both modes (a futile drop is still mated); lengths
- * under DF_FUTILE are never longer than under DF_PLAIN.
+ * under DF_FUTILE are never longer than under DF_PLAIN.  So a futile-rule lookup
+ * also takes plain proofs, plain absolute no-mates, and plain "no mate within d"
+ * entries whose disproof never used a drop as the refuting defence (tracked per
+ * entry): the futile rule only takes drops away from the defender.
  *
  * Repetition: an OR node whose position already lies on the current path (or in the
  * caller's forbidden set) is a failure for the attacker.  Disproofs that depend on

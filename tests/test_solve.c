@@ -139,3 +139,28 @@ TEST(proofcheck_final_mate) {
     CHECK(gen_evasions(&q, &ev) > 0);  /* drops are still legal ... */
     CHECK(pc_final_mate(&q, BLACK, 0)); /* ... but all futile */
 }
+
+/* Proof-hand superiority with the drop correction: A is mate in 1 only because the
+ * defender holds nothing to interpose; B (same board, one pawn fewer in the
+ * attacker's hand, so the defender holds a pawn) is not.  A's proof, cached first,
+ * must not be reused for B. */
+TEST(dfpn_proof_hand_interpose_correction) {
+    DfCtx *c = ctx();
+    Position a = load_pos("8k/6G2/9/9/9/9/bnnnn4/bggg5/ssss5 b 2R4L18P 1");
+    Position b = load_pos("8k/6G2/9/9/9/9/bnnnn4/bggg5/ssss5 b 2R4L17P 1");
+    df_begin(c, BLACK, 2000000, 0);
+    DfResult ra = df_search(c, &a, 1, DF_PLAIN);
+    DfResult rb = df_search(c, &b, 1, DF_PLAIN);
+    CHECK(ra.result == DF_PROVEN && ra.len == 1);
+    CHECK(rb.result == DF_DISPROVEN);
+    /* and the other way round: a proof found with fewer pieces holds with more (the
+     * table answers with that proof's length, an upper bound) */
+    Position d = load_pos("8k/6G2/9/9/9/9/bnnnn4/bggg5/ssss5 b 2R4L17P 1");
+    df_begin(c, BLACK, 2000000, 0);
+    DfResult rd = df_search(c, &d, 3, DF_PLAIN);
+    CHECK(rd.result == DF_PROVEN);
+    uint64_t n0 = df_nodes(c);
+    DfResult ra2 = df_search(c, &a, 3, DF_PLAIN);
+    CHECK(ra2.result == DF_PROVEN && ra2.len <= 3);
+    CHECK_EQ_U64(df_nodes(c) - n0, 1);  /* straight from the table */
+}
