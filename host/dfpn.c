@@ -40,13 +40,29 @@ typedef struct {
     int16_t len[MAX_MOVES];
     uint8_t flg[MAX_MOVES], act[MAX_MOVES];
     uint8_t ph[MAX_MOVES][8];  /* proven children: the attacker's proof hand */
+    int16_t rl[MAX_MOVES];     /* DF_REP children: the lowest path index their disproof assumes */
+    int16_t rh[MAX_MOVES];     /* ... and the highest */
 } Frame;
+
+/* Path-bound disproofs (DF_REP): valid wherever every path position they assumed
+ * is on the path again.  Kept per position with the hash of the path prefix up to
+ * the highest index assumed; more positions on the path only add attacker
+ * failures, so a matching prefix is enough.  This stops df-pn re-searching the
+ * same repetition-bound subtrees each time it re-descends the same path. */
+typedef struct {
+    uint64_t key, prefix;
+    int16_t ref_lo, ref_hi, nomate;
+    uint16_t gen;
+} RepEntry;
+#define REP_BITS 16
 
 struct DfCtx {
     Entry *tt;
     size_t cmask;  /* number of clusters - 1 */
     FutEntry *fut;
     size_t fmask;
+    RepEntry *rep;
+    uint64_t prefix[MAXPLY + 4];  /* prefix[i]: hash of path[0..i] */
     uint16_t gen;
     Frame *frames[MAXPLY + 4];
     uint64_t path[MAXPLY + 4];
@@ -65,7 +81,8 @@ struct DfCtx {
 
 /* ph: for a proof, the attacker's proof hand (plain mode): the same board with at
  * least these pieces in the attacker's hand is mated within len as well. */
-typedef struct { uint64_t pn, dn; int len, flags; uint8_t ph[8]; } Nd;
+typedef struct { uint64_t pn, dn; int len, flags, rep, rep_hi; uint8_t ph[8]; } Nd;
+#define REP_FORBID (-1)  /* a forbidden position: the cut never becomes path-free */
 
 double df_now(void) {
     struct timespec ts;
@@ -83,7 +100,8 @@ DfCtx *df_new(size_t hash_mb) {
     c->cmask = n - 1;
     c->fmask = (1u << 14) - 1;
     c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
-    if (!c->tt || !c->fut) { df_free(c); return NULL; }
+    c->rep = calloc((size_t)1 << REP_BITS, sizeof(RepEntry));
+    if (!c->tt || !c->fut || !c->rep) { df_free(c); return NULL; }
     return c;
 }
 
@@ -92,6 +110,7 @@ void df_free(DfCtx *c) {
     for (int i = 0; i < MAXPLY + 4; i++) free(c->frames[i]);
     free(c->tt);
     free(c->fut);
+    free(c->rep);
     free(c);
 }
 
@@ -100,6 +119,7 @@ void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
     if (c->gen == 0) {  /* wrapped: really clear */
         memset(c->tt, 0, (c->cmask + 1) * CLUSTER * sizeof(Entry));
         memset(c->fut, 0, (c->fmask + 1) * sizeof(FutEntry));
+        memset(c->rep, 0, ((size_t)1 << REP_BITS) * sizeof(RepEntry));
         c->gen = 1;
     }
     c->attacker = attacker;
@@ -332,11 +352,12 @@ static Frame *frame(DfCtx *c, int ply) {
     return c->frames[ply];
 }
 
+/* Index of k on the current path (OR positions), -1 if absent. */
 static int on_path(const DfCtx *c, uint64_t k) {
-    if (c->no_rep) return 0;
+    if (c->no_rep) return -1;
     for (int i = c->path_base; i < c->path_n; i++)
-        if (c->path[i] == k) return 1;
-    return 0;
+        if (c->path[i] == k) return i;
+    return -1;
 }
 
 static int forbidden(const DfCtx *c, uint64_t k) {
@@ -345,7 +366,43 @@ static int forbidden(const DfCtx *c, uint64_t k) {
     return 0;
 }
 
+static uint64_t rep_key(const Position *pos, int mode) { return pos_key(pos) ^ (mode ? SALT_FUTILE : SALT_PLAIN); }
+
+/* A stored path-bound disproof of pos valid on the current path: 1 and out filled. */
+static int rep_lookup(const DfCtx *c, const Position *pos, int mode, int depth, Nd *out) {
+    if (c->no_rep || c->nforbid) return 0;
+    uint64_t k = rep_key(pos, mode);
+    const RepEntry *e = &c->rep[k & (((size_t)1 << REP_BITS) - 1)];
+    if (e->gen != c->gen || e->key != k || e->nomate < depth || e->ref_lo < c->path_base || e->ref_hi >= c->path_n ||
+        c->prefix[e->ref_hi] != e->prefix)
+        return 0;
+    out->pn = INF;
+    out->dn = 0;
+    out->flags = DF_REP | DF_DREF | (e->nomate < NOMATE_ABS ? DF_DEPTH : 0);
+    out->rep = e->ref_lo;
+    out->rep_hi = e->ref_hi;
+    return 1;
+}
+
+static void rep_store(DfCtx *c, const Position *pos, int mode, int depth, const Nd *r) {
+    if (c->no_rep || c->nforbid || r->rep < c->path_base || r->rep_hi >= c->path_n) return;
+    uint64_t k = rep_key(pos, mode);
+    RepEntry *e = &c->rep[k & (((size_t)1 << REP_BITS) - 1)];
+    e->key = k;
+    e->prefix = c->prefix[r->rep_hi];
+    e->ref_lo = (int16_t)r->rep;
+    e->ref_hi = (int16_t)r->rep_hi;
+    e->nomate = (int16_t)((r->flags & DF_DEPTH) ? depth : NOMATE_ABS);
+    e->gen = c->gen;
+}
+
 static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b >= INF ? INF : a + b; }
+/* The 1+epsilon trick: a child may run until it is clearly worse than its best
+ * sibling (not just by one), so the search does not flip between near-equal
+ * siblings and re-expand their subtrees from the table each time. */
+static uint64_t eps_up(uint64_t second) {
+    return second >= INF ? INF : sat_add(second + 1, second / 4);  /* epsilon = 1/4 */
+}
 
 static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uint64_t thdn, int ply, Nd *out);
 
@@ -360,10 +417,19 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
     uint64_t pk = pos_key(pos);
     if (child_or && cdepth < 1) {
         f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_DEPTH;
-    } else if ((child_or && on_path(c, pk)) || (mode == DF_PLAIN && forbidden(c, pk))) {
+    } else if ((child_or && on_path(c, pk) >= 0) || (mode == DF_PLAIN && forbidden(c, pk))) {
         f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_REP;
+        f->rl[i] = (int16_t)(mode == DF_PLAIN && forbidden(c, pk) ? REP_FORBID : on_path(c, pk));
+        f->rh[i] = f->rl[i];
     } else {
         Probe p;
+        Nd rn;
+        if (rep_lookup(c, pos, mode, cdepth, &rn)) {
+            f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = (uint8_t)rn.flags;
+            f->rl[i] = (int16_t)rn.rep; f->rh[i] = (int16_t)rn.rep_hi;
+            pos_undo_move(pos, m, &u);
+            return;
+        }
         tt_probe(c, node_key(pos, mode), pos, mode, cdepth, &p);
         f->pn[i] = p.pn;
         f->dn[i] = p.dn;
@@ -518,7 +584,8 @@ static int compute_futile(DfCtx *c, Position *pos, Frame *f, uint64_t key, int p
  * chaining measured worse on the ShogiBoardQ sets.) */
 static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *best, uint64_t *second) {
     uint64_t sum = 0, mn = INF + 1, mn2 = INF, seen[2] = {0, 0};
-    int b = -1, len = is_or ? NO_LEN : 0, flags = 0, frank = 99, any = 0;
+    int b = -1, len = is_or ? NO_LEN : 0, flags = 0, frank = 99, any = 0, rep = MAXPLY + 4, brep = -2;
+    int rep_hi = -1, brep_hi = -1;
     for (int i = 0; i < n; i++) {
         if (f->act[i] != 1) continue;
         any = 1;
@@ -533,7 +600,11 @@ static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *b
         else if (key < mn2) mn2 = key;
         if (is_or) {
             if (f->pn[i] == 0 && f->len[i] < len) len = f->len[i];
-            if (f->dn[i] == 0) flags |= f->flg[i];
+            if (f->dn[i] == 0) {
+                flags |= f->flg[i];
+                if ((f->flg[i] & DF_REP) && f->rl[i] < rep) rep = f->rl[i];
+                if ((f->flg[i] & DF_REP) && f->rh[i] > rep_hi) rep_hi = f->rh[i];
+            }
         } else {
             if (f->pn[i] == 0 && f->len[i] > len) len = f->len[i];
             if (f->dn[i] == 0) {
@@ -541,12 +612,16 @@ static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *b
                  * among equals one whose refutations are no drops (see futile_within) */
                 int fl = f->flg[i] | (move_is_drop(f->ml.moves[i]) ? DF_DREF : 0);
                 int rk = 2 * ((fl & DF_REP) ? 2 : (fl & DF_DEPTH) ? 1 : 0) + ((fl & DF_DREF) ? 1 : 0);
-                if (rk < frank) { frank = rk; flags = fl; }
+                int rl = (fl & DF_REP) ? f->rl[i] : MAXPLY + 4;  /* among path-bound ones: the most local */
+                if (rk < frank || (rk == frank && rl > brep)) {
+                    frank = rk; flags = fl; brep = rl;
+                    brep_hi = (fl & DF_REP) ? f->rh[i] : -1;
+                }
             }
         }
     }
     if (!any) {  /* AND node without defences left: mated */
-        r->pn = is_or ? INF : 0; r->dn = is_or ? 0 : INF; r->len = 0; r->flags = 0;
+        r->pn = is_or ? INF : 0; r->dn = is_or ? 0 : INF; r->len = 0; r->flags = 0; r->rep = MAXPLY + 4; r->rep_hi = -1;
         *best = -1; *second = INF;
         return;
     }
@@ -554,6 +629,8 @@ static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *b
     if (is_or) { r->pn = mn; r->dn = sum; } else { r->pn = sum; r->dn = mn; }
     r->len = 1 + len;
     r->flags = flags;
+    r->rep = is_or ? rep : brep;
+    r->rep_hi = is_or ? rep_hi : brep_hi;
     *best = b;
     *second = mn2;
 }
@@ -562,6 +639,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     out->pn = out->dn = 1;
     out->len = NO_LEN;
     out->flags = 0;
+    out->rep = out->rep_hi = REP_FORBID;
     memset(out->ph, 0, 8);
     if (c->aborted) return;
     c->nodes++;
@@ -572,13 +650,15 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     }
     int is_or = pos->side == c->attacker;
     uint64_t pk = pos_key(pos);
-    if ((mode == DF_PLAIN && forbidden(c, pk)) || (is_or && on_path(c, pk))) {
+    if ((mode == DF_PLAIN && forbidden(c, pk)) || (is_or && on_path(c, pk) >= 0)) {
         out->pn = INF; out->dn = 0; out->flags = DF_REP;
+        out->rep = out->rep_hi = mode == DF_PLAIN && forbidden(c, pk) ? REP_FORBID : on_path(c, pk);
         return;
     }
     if (is_or && depth < 1) { out->pn = INF; out->dn = 0; out->flags = DF_DEPTH; return; }
     uint64_t key = node_key(pos, mode);
     Probe p;
+    if (rep_lookup(c, pos, mode, depth, out)) return;
     tt_probe(c, key, pos, mode, depth, &p);
     if (p.status == DF_PROVEN) { out->pn = 0; out->dn = INF; out->len = p.len; memcpy(out->ph, p.ph, 8); return; }
     if (p.status == DF_DISPROVEN) { out->pn = INF; out->dn = 0; out->flags = p.flags; return; }
@@ -612,7 +692,10 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         }
         if (f->act[i]) init_child(c, pos, f, i, depth - 1, mode, !is_or);
     }
-    if (is_or) c->path[c->path_n++] = pk;
+    if (is_or) {
+        c->prefix[c->path_n] = (c->path_n ? c->prefix[c->path_n - 1] * 0x9E3779B97F4A7C15ull : 0x51ED27ull) ^ pk;
+        c->path[c->path_n++] = pk;
+    }
     int best;
     uint64_t second;
     for (;;) {
@@ -650,10 +733,10 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         if (r.pn == 0 || r.dn == 0 || r.pn >= thpn || r.dn >= thdn) break;
         uint64_t cpn, cdn;
         if (is_or) {
-            cpn = thpn < second + 1 ? thpn : second + 1;
+            cpn = thpn < eps_up(second) ? thpn : eps_up(second);
             cdn = thdn >= INF ? INF : thdn - (r.dn - f->dn[best]);
         } else {
-            cdn = thdn < second + 1 ? thdn : second + 1;
+            cdn = thdn < eps_up(second) ? thdn : eps_up(second);
             cpn = thpn >= INF ? INF : thpn - (r.pn - f->pn[best]);
         }
         Undo u;
@@ -667,11 +750,20 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         f->dn[best] = cr.dn;
         f->len[best] = (int16_t)(cr.len < NO_LEN ? cr.len : NO_LEN);
         f->flg[best] = (uint8_t)cr.flags;
+        f->rl[best] = (int16_t)cr.rep;
+        f->rh[best] = (int16_t)cr.rep_hi;
         memcpy(f->ph[best], cr.ph, 8);
         if (c->aborted) break;
     }
     if (is_or) c->path_n--;
     if (c->aborted) return;
+    /* A disproof that assumes only "coming back here fails" is path-free: a mate from
+     * here, if any, has a shortest form that never returns here.  Then it is cached. */
+    if (is_or && r.dn == 0 && (r.flags & DF_REP) && r.rep >= c->path_n) {
+        r.flags &= ~DF_REP;
+        r.rep = MAXPLY + 4;
+    } else if (r.dn == 0 && (r.flags & DF_REP))
+        rep_store(c, pos, mode, depth, &r);
     Move bm = MOVE_NONE;
     if (is_or && r.pn == 0) {
         for (int i = 0; i < n; i++)
