@@ -2,9 +2,9 @@
  * asserted in tests; the node counts double as a signature that CI checks. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include "cli.h"
 #include "perft.h"
+#include "util.h"
 
 const char USAGE_BENCH[] =
     "usage: tsumegen bench [perft] [--repeat N]\n"
@@ -21,12 +21,6 @@ const char USAGE_BENCH[] =
     "solve: the exact solver on the first N (default 1000) ShogiBoardQ problems of each set\n"
     "(data/third_party/shogiboardq), one thread and all threads, without and with the flaw analysis.\n";
 
-static double now_sec(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static const struct { const char *name, *sfen; int depth; } PERFT_BENCH[] = {
     {"startpos", SFEN_STARTPOS, 5},
     {"middle207", "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1", 3},
@@ -41,9 +35,9 @@ static int bench_perft(int repeat) {
         double best = 1e30;
         uint64_t nodes = 0;
         for (int r = 0; r < repeat; r++) {
-            double t0 = now_sec();
+            double t0 = util_now();
             nodes = perft(&pos, PERFT_BENCH[i].depth);
-            double t = now_sec() - t0;
+            double t = util_now() - t0;
             if (t < best) best = t;
         }
         printf("perft %-10s depth %d  nodes %10llu  %.3f s  %.1f Mnodes/s\n", PERFT_BENCH[i].name,

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "ocl.h"
 #include "screen.h"
+#include "util.h"
 
 const char USAGE_SCREEN[] =
     "usage: tsumegen screen [--device D] [--points FILE] [--threads N] [--cl-threads N]\n"
@@ -47,12 +48,6 @@ const char USAGE_DEVICES[] =
     "usage: tsumegen devices\n"
     "Lists the OpenCL devices (index, type, platform: name, version, driver) that\n"
     "`tsumegen screen --device` can choose from.\n";
-
-static double now_sec(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int cmd_devices(int argc, char **argv) {
     (void)argv;
@@ -132,14 +127,14 @@ static int run_verify(const ScreenArgs *a, const int32_t *w) {
         if (pass && !(flags & (SC_DO_MATE3 | SC_DO_FUTILE))) break;
         if (pass && step > 1)
             for (size_t i = 0; i < m; i++) b[i] = b[i * step];
-        double t0 = now_sec();
+        double t0 = util_now();
         if (s ? ocl_screen_run(s, b, r, m, flags) : (screen_cpu(b, r, m, w, flags, a->threads), 0)) {
             cli_error("screen", "%s", ocl_screen_error(s));
             return EXIT_USAGE;
         }
-        double t1 = now_sec();
+        double t1 = util_now();
         screen_cpu(b, ref, m, w, flags, 1);
-        double t2 = now_sec();
+        double t2 = util_now();
         t_dev += t1 - t0;
         t_ref += t2 - t1;
         for (size_t i = 0; i < m; i++) {
@@ -285,13 +280,13 @@ int bench_screen(int argc, char **argv) {
             if (path == 2 && !s) continue;
             double t[10], cpu = 0;
             for (int k = 0; k <= repeat; k++) {  /* k = 0 is the warm-up */
-                double t0 = now_sec(), c0 = cpu_sec();
+                double t0 = util_now(), c0 = cpu_sec();
                 if (path == 2) {
                     if (ocl_screen_run(s, b, r[2], m, flags)) { status = cli_error("bench", "%s", ocl_screen_error(s)); goto out; }
                 } else {
                     screen_cpu(b, r[path], m, w, flags, path == 0 ? 1 : nt);
                 }
-                if (k) t[k - 1] = now_sec() - t0, cpu += cpu_sec() - c0;
+                if (k) t[k - 1] = util_now() - t0, cpu += cpu_sec() - c0;
             }
             qsort(t, (size_t)repeat, sizeof t[0], cmp_double);
             rate[path] = m / t[repeat / 2];

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "kif.h"
 #include "tsume.h"
+#include "util.h"
 
 const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
@@ -61,16 +62,6 @@ typedef struct {
     int progress;
 } SolveOpts;
 
-static void json_str(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 32) fprintf(f, "\\u%04x", *s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void prepare(Job *j, const SolveOpts *o) {
     j->ok = 0;
     if (sfen_parse(j->text, &j->pos, o->strict, j->err, sizeof j->err)) return;
@@ -109,16 +100,16 @@ static void render(Job *j, const SolveOpts *o) {
     char sfen[SFEN_MAX + 8], mv[8];
     fputs("{\"sfen\":", f);
     if (!j->ok) {
-        json_str(f, j->text);
+        util_json_str(f, j->text);
         fputs(",\"result\":\"error\",\"error\":", f);
-        json_str(f, j->err);
+        util_json_str(f, j->err);
         fputs("}", f);
         fclose(f);
         j->json = buf;
         return;
     }
     sfen_format(&j->pos, sfen, sizeof sfen);
-    json_str(f, sfen);
+    util_json_str(f, sfen);
     const TsAnswer *a = &j->ans;
     static const char *const RES[] = {"unknown", "mate", "nomate"};
     fprintf(f, ",\"result\":\"%s\"", RES[a->result]);
@@ -147,7 +138,7 @@ static void render(Job *j, const SolveOpts *o) {
     fputs(",\"notes\":[", f);
     for (int i = 0; i < a->nnotes; i++) {
         if (i) fputc(',', f);
-        json_str(f, a->notes[i]);
+        util_json_str(f, a->notes[i]);
     }
     fputc(']', f);
     if (j->nrec) {
@@ -158,7 +149,7 @@ static void render(Job *j, const SolveOpts *o) {
     if (a->verified >= 0) {
         static const char *const V[] = {"false", "true", "\"undecided\""};
         fprintf(f, ",\"verified\":%s", V[a->verified]);
-        if (a->verified != 1) { fputs(",\"verify_msg\":", f); json_str(f, a->verify_msg); }
+        if (a->verified != 1) { fputs(",\"verify_msg\":", f); util_json_str(f, a->verify_msg); }
     }
     fprintf(f, ",\"nodes\":%llu,\"ms\":%.1f}", (unsigned long long)a->nodes, a->ms);
     fclose(f);

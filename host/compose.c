@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -16,6 +15,7 @@
 #include "ocl.h"
 #include "screen.h"
 #include "sfen.h"
+#include "util.h"
 
 #define CHECKPOINT_VERSION 1
 
@@ -36,12 +36,6 @@ void compose_defaults(ComposeOptions *o) {
 
 static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig) { (void)sig; interrupted = 1; }
-
-static double now_sec(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int compose_fitness(const Verdict *v, const Verdict *initial) {
     if (v->result != VERDICT_MATE) return 0;
@@ -236,7 +230,7 @@ static int save_checkpoint(const Run *r) {
             (unsigned long long)r->rng.s[3]);
     fprintf(f, "longest %d written %d\n", r->longest, r->written);
     fprintf(f, "stats %.17g %.17g %.6f %.6f %.6f %.3f\n", r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify,
-            r->seconds0 + now_sec() - r->t_start);
+            r->seconds0 + util_now() - r->t_start);
     for (int i = 0; i < r->o->pop; i++) {
         fprintf(f, "ind %.17g", r->pop[i].fitness);
         for (int w = 0; w < GA_WORDS; w++) fprintf(f, " %llx", (unsigned long long)r->pop[i].g.w[w]);
@@ -427,13 +421,13 @@ static int run_generation(Run *r) {
         if (i + 1 < n) ch[i + 1].g = b;
     }
     uint64_t gen_seed = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r->generation * 0xD1B54A32D192ED03ull;
-    double t0 = now_sec();
+    double t0 = util_now();
 #pragma omp parallel for schedule(dynamic, 16)
     for (int i = 0; i < n; i++) decode_child(r, &ch[i], gen_seed + (uint64_t)i);
-    double td = now_sec();
+    double td = util_now();
     int m = screen_batch(r, ch, n);  /* boards given to the engine */
     if (m < 0) { free(ch); return -1; }
-    double t1 = now_sec();
+    double t1 = util_now();
     int n_legal = 0;
     for (int i = 0; i < n; i++) n_legal += ch[i].legal;
     qsort(ch, (size_t)n, sizeof *ch, by_score_desc);
@@ -448,7 +442,7 @@ static int run_generation(Run *r) {
         if (r->verify(&ch[i].pos, o->node_limit, ch[i].v)) ch[i].v->result = VERDICT_UNKNOWN;
         ch[i].fitness = compose_fitness(ch[i].v, &r->initial_verdict);
     }
-    double t2 = now_sec();
+    double t2 = util_now();
     r->screened += n;
     r->verified += n_eval;
     r->t_decode += td - t0;
@@ -498,16 +492,6 @@ static void free_run(Run *r) {
     ocl_screen_close(r->dev);
 }
 
-static void json_str(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 32) fprintf(f, "\\u%04x", *s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* The run's summary: printed at the end and written to OUT/summary.json.  Counts
  * and seconds cover the whole run, earlier sessions of a --resume included. */
 static void print_summary(FILE *f, const Run *r, double seconds) {
@@ -522,10 +506,10 @@ static void print_summary(FILE *f, const Run *r, double seconds) {
                "\"mean_fitness\":%.3f,\"seconds\":%.1f,\"interrupted\":%s,\"out\":",
             r->generation, r->written, r->archive_n, r->longest, best, sum / o->pop, seconds,
             interrupted ? "true" : "false");
-    json_str(f, o->out_dir);
+    util_json_str(f, o->out_dir);
     fprintf(f, ",\"seed\":%llu,\"pop\":%d,\"gens\":%d,\"method\":\"%s\",\"nodes\":%llu,\"device\":",
             (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit);
-    json_str(f, r->device);
+    util_json_str(f, r->device);
     fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f}\n",
             r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify);
 }
@@ -548,7 +532,7 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     memset(&r, 0, sizeof r);
     r.o = o;
     r.verify = verify;
-    r.t_start = now_sec();
+    r.t_start = util_now();
     if (sfen_parse(o->init_sfen, &r.initial, 0, err, sizeof err)) {
         fprintf(stderr, "tsumegen compose: --init: %s\n", err);
         return 2;
@@ -606,7 +590,7 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         if (save_checkpoint(&r)) fprintf(stderr, "tsumegen compose: warning: cannot write the checkpoint\n");
     }
     signal(SIGINT, old);
-    double seconds = r.seconds0 + now_sec() - r.t_start;  /* once: the file and stdout agree */
+    double seconds = r.seconds0 + util_now() - r.t_start;  /* once: the file and stdout agree */
     print_summary(stdout, &r, seconds);
     fflush(stdout);
     if (write_summary(&r, seconds)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/summary.json\n", o->out_dir);

@@ -1,6 +1,5 @@
 /* ocl.c - OpenCL runtime for the screening kernel (see ocl.h). */
 #include "ocl.h"
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -41,12 +40,12 @@ const char *ocl_screen_error(const OclScreen *s) { (void)s; return "built withou
 
 #include <errno.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include "screen.h"
 #include "screen_src.inc"  /* SCREEN_CL_SRC: kernels/screen.cl with core/ inlined */
+#include "util.h"
 
 static const char *cl_errname(cl_int e) {
     switch (e) {
@@ -100,20 +99,6 @@ struct OclScreen {
     int cache_hit;
     char err[1024];
 };
-
-static int fail(char *err, size_t len, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
-static double now_sec(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int enum_devices(DevInfo *d, int max, cl_int *status) {
     cl_platform_id plats[8];
@@ -175,7 +160,7 @@ static int contains_ci(const char *hay, const char *needle) {
 
 /* Chooses a device by spec; -1 with err if none. */
 static int choose(const DevInfo *d, int n, const char *spec, char *err, size_t el) {
-    if (!n) return fail(err, el, "no OpenCL device");
+    if (!n) return util_fail(err, el, "no OpenCL device");
     if (!strcmp(spec, "auto")) {
         for (int i = 0; i < n; i++) if (d[i].type & CL_DEVICE_TYPE_GPU) return i;
         return 0;
@@ -183,16 +168,16 @@ static int choose(const DevInfo *d, int n, const char *spec, char *err, size_t e
     if (!strcmp(spec, "gpu") || !strcmp(spec, "cpu")) {
         cl_device_type t = spec[0] == 'g' ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
         for (int i = 0; i < n; i++) if (d[i].type & t) return i;
-        return fail(err, el, "no OpenCL %s device (see tsumegen devices)", spec);
+        return util_fail(err, el, "no OpenCL %s device (see tsumegen devices)", spec);
     }
     char *end;
     long k = strtol(spec, &end, 10);
     if (*spec && !*end) {
-        if (k < 0 || k >= n) return fail(err, el, "device %ld does not exist (there are %d; see tsumegen devices)", k, n);
+        if (k < 0 || k >= n) return util_fail(err, el, "device %ld does not exist (there are %d; see tsumegen devices)", k, n);
         return (int)k;
     }
     for (int i = 0; i < n; i++) if (contains_ci(d[i].name, spec)) return i;
-    return fail(err, el, "no OpenCL device matches '%s' (see tsumegen devices)", spec);
+    return util_fail(err, el, "no OpenCL device matches '%s' (see tsumegen devices)", spec);
 }
 
 /* ---- program build with a binary cache --------------------------------- */
@@ -271,28 +256,28 @@ static cl_program build_program(OclScreen *s, const char *opts) {
     key = fnv(key, s->dev.driver, strlen(s->dev.driver) + 1);
     char path[1024];
     int have_path = cache_path(path, sizeof path, key) == 0;
-    double t0 = now_sec();
+    double t0 = util_now();
     cl_program prog = have_path ? load_cached(s, path, opts) : NULL;
     if (prog) {
         s->cache_hit = 1;
-        s->build_s = now_sec() - t0;
+        s->build_s = util_now() - t0;
         return prog;
     }
     const char *src = SCREEN_CL_SRC;
     prog = clCreateProgramWithSource(s->ctx, 1, &src, NULL, &st);
-    if (st != CL_SUCCESS) { fail(s->err, sizeof s->err, "clCreateProgramWithSource: %s", cl_errname(st)); return NULL; }
+    if (st != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "clCreateProgramWithSource: %s", cl_errname(st)); return NULL; }
     st = clBuildProgram(prog, 1, &s->dev.device, opts, NULL, NULL);
     if (st != CL_SUCCESS) {
         size_t loglen = 0;
         clGetProgramBuildInfo(prog, s->dev.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &loglen);
         char *log = calloc(1, loglen + 1);
         clGetProgramBuildInfo(prog, s->dev.device, CL_PROGRAM_BUILD_LOG, loglen, log, NULL);
-        fail(s->err, sizeof s->err, "clBuildProgram: %s (options %s); build log:\n%.800s", cl_errname(st), opts, log);
+        util_fail(s->err, sizeof s->err, "clBuildProgram: %s (options %s); build log:\n%.800s", cl_errname(st), opts, log);
         free(log);
         clReleaseProgram(prog);
         return NULL;
     }
-    s->build_s = now_sec() - t0;
+    s->build_s = util_now() - t0;
     if (have_path) save_cached(prog, path);
     return prog;
 }
@@ -302,7 +287,7 @@ static cl_program build_program(OclScreen *s, const char *opts) {
 #define CHK(call, what)                                                            \
     do {                                                                           \
         cl_int st_ = (call);                                                       \
-        if (st_ != CL_SUCCESS) { fail(s->err, sizeof s->err, "%s: %s", what, cl_errname(st_)); goto bad; } \
+        if (st_ != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "%s: %s", what, cl_errname(st_)); goto bad; } \
     } while (0)
 
 static int self_test(OclScreen *s, const int32_t *weights);
@@ -314,7 +299,7 @@ OclScreen *ocl_screen_open(const char *spec, const int32_t *weights, size_t batc
     if (!spec || !*spec) spec = "auto";
     if (!strcmp(spec, "omp") || !strcmp(spec, "none")) { snprintf(err, errlen, "%s", ""); return NULL; }
     int n = enum_devices(d, MAX_DEVS, &st);
-    if (st != CL_SUCCESS) { fail(err, errlen, "no OpenCL platform (%s)", cl_errname(st)); return NULL; }
+    if (st != CL_SUCCESS) { util_fail(err, errlen, "no OpenCL platform (%s)", cl_errname(st)); return NULL; }
     int k = choose(d, n, spec, err, errlen);
     if (k < 0) return NULL;
     OclScreen *s = calloc(1, sizeof *s);
@@ -390,7 +375,7 @@ const char *ocl_screen_error(const OclScreen *s) { return s->err; }
 
 int ocl_screen_submit(OclScreen *s, int slot, const ScBoard *in, size_t n, int flags) {
     cl_int fl = flags, nn = (cl_int)n;
-    if (n > s->batch) return fail(s->err, sizeof s->err, "batch of %zu boards exceeds %zu", n, s->batch);
+    if (n > s->batch) return util_fail(s->err, sizeof s->err, "batch of %zu boards exceeds %zu", n, s->batch);
     s->n[slot] = n;
     if (!n) return 0;
     /* the upload copies `in` before returning only when blocking; keep it blocking
@@ -453,7 +438,7 @@ static int self_test(OclScreen *s, const int32_t *weights) {
         screen_cpu(b, ref, N, weights, flags[f], 1);
         for (int i = 0; i < N; i++)
             if (memcmp(&r[i], &ref[i], sizeof *r)) {
-                rc = fail(s->err, sizeof s->err, "self-test failed: board %d (flags %d) differs from the CPU reference "
+                rc = util_fail(s->err, sizeof s->err, "self-test failed: board %d (flags %d) differs from the CPU reference "
                           "(device: reason %d checks %d mate1 %d mate3 %d points %d; reference: %d %d %d %d %d)", i, flags[f],
                           r[i].reason, r[i].checks, r[i].n_mate1, r[i].mate3, r[i].points,
                           ref[i].reason, ref[i].checks, ref[i].n_mate1, ref[i].mate3, ref[i].points);

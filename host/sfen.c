@@ -1,22 +1,14 @@
 /* sfen.c - SFEN and USI text <-> Position / Move, with the rejections of TSUME_RULES.md. */
 #include "sfen.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "../core/movegen.h"
+#include "util.h"
 
 static const char PIECE_CHARS[] = ".PLNSBRGK";  /* index = piece type 1..8 */
 static const int SET_COUNT[HAND_TYPE_NB + 1] = {0, 18, 4, 4, 4, 2, 2, 4, 2};
 static const char *const COLOR_NAME[2] = {"black", "white"};
 static const char *const KIND_NAME[9] = {"", "pawns", "lances", "knights", "silvers", "bishops", "rooks", "golds", "kings"};
-
-static int fail(char *err, size_t len, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static int letter_type(char ch) {
     char u = (ch >= 'a' && ch <= 'z') ? (char)(ch - 32) : ch;
@@ -35,35 +27,35 @@ static int parse_board(const char *b, size_t n, Position *pos, char *err, size_t
     for (size_t i = 0; i < n; i++) {
         char ch = b[i];
         if (ch == '/') {
-            if (file != -1) return fail(err, el, "bad SFEN board: rank %d has %d squares (expected 9)", rank + 1, 8 - file);
-            if (++rank > 8) return fail(err, el, "bad SFEN board: more than 9 ranks");
+            if (file != -1) return util_fail(err, el, "bad SFEN board: rank %d has %d squares (expected 9)", rank + 1, 8 - file);
+            if (++rank > 8) return util_fail(err, el, "bad SFEN board: more than 9 ranks");
             file = 8;
         } else if (ch >= '1' && ch <= '9') {
             if (i > 0 && b[i - 1] >= '1' && b[i - 1] <= '9')
-                return fail(err, el, "bad SFEN board: two digits in a row in rank %d", rank + 1);
+                return util_fail(err, el, "bad SFEN board: two digits in a row in rank %d", rank + 1);
             file -= ch - '0';
-            if (file < -1) return fail(err, el, "bad SFEN board: rank %d has more than 9 squares", rank + 1);
+            if (file < -1) return util_fail(err, el, "bad SFEN board: rank %d has more than 9 squares", rank + 1);
         } else {
             int promo = 0;
             if (ch == '+') {
                 promo = 1;
-                if (++i >= n) return fail(err, el, "bad SFEN board: '+' at the end of the board");
+                if (++i >= n) return util_fail(err, el, "bad SFEN board: '+' at the end of the board");
                 ch = b[i];
             }
             int pt = letter_type(ch);
-            if (!pt) return fail(err, el, "bad SFEN board: unknown piece letter '%c'", ch);
+            if (!pt) return util_fail(err, el, "bad SFEN board: unknown piece letter '%c'", ch);
             if (promo && !can_promote_type(pt))
-                return fail(err, el, "bad SFEN board: '+%c' is not a piece (only P L N S B R promote)", ch);
-            if (file < 0) return fail(err, el, "bad SFEN board: rank %d has more than 9 squares", rank + 1);
+                return util_fail(err, el, "bad SFEN board: '+%c' is not a piece (only P L N S B R promote)", ch);
+            if (file < 0) return util_fail(err, el, "bad SFEN board: rank %d has more than 9 squares", rank + 1);
             int c = (ch >= 'a') ? WHITE : BLACK;
             int sq = make_sq(file, rank);
-            if (pt == KING && pos->king_sq[c] != SQ_NONE) return fail(err, el, "more than one %s king", COLOR_NAME[c]);
+            if (pt == KING && pos->king_sq[c] != SQ_NONE) return util_fail(err, el, "more than one %s king", COLOR_NAME[c]);
             pos_put(pos, sq, make_piece(c, promo ? pt + PROMOTE : pt));
             file--;
         }
     }
-    if (rank != 8) return fail(err, el, "bad SFEN board: %d ranks (expected 9)", rank + 1);
-    if (file != -1) return fail(err, el, "bad SFEN board: rank 9 has %d squares (expected 9)", 8 - file);
+    if (rank != 8) return util_fail(err, el, "bad SFEN board: %d ranks (expected 9)", rank + 1);
+    if (file != -1) return util_fail(err, el, "bad SFEN board: rank 9 has %d squares (expected 9)", 8 - file);
     return 0;
 }
 
@@ -73,21 +65,21 @@ static int parse_hand(const char *h, size_t n, Position *pos, char *err, size_t 
     for (size_t i = 0; i < n;) {
         int count = 1;
         if (h[i] >= '0' && h[i] <= '9') {
-            if (h[i] == '0') return fail(err, el, "bad SFEN hand: count with a leading zero or zero count");
+            if (h[i] == '0') return util_fail(err, el, "bad SFEN hand: count with a leading zero or zero count");
             count = 0;
             for (; i < n && h[i] >= '0' && h[i] <= '9'; i++)
                 if (count < 1000) count = count * 10 + (h[i] - '0');  /* capped: any count this big is too many */
-            if (count > 999) return fail(err, el, "bad SFEN hand: count too large (the set has 18 pawns at most)");
-            if (i >= n) return fail(err, el, "bad SFEN hand: count %d without a piece letter", count);
-            if (count < 2) return fail(err, el, "bad SFEN hand: count %d (write a single piece without a count)", count);
+            if (count > 999) return util_fail(err, el, "bad SFEN hand: count too large (the set has 18 pawns at most)");
+            if (i >= n) return util_fail(err, el, "bad SFEN hand: count %d without a piece letter", count);
+            if (count < 2) return util_fail(err, el, "bad SFEN hand: count %d (write a single piece without a count)", count);
         }
         char ch = h[i++];
         int pt = letter_type(ch);
-        if (!pt) return fail(err, el, "bad SFEN hand: unknown piece letter '%c'", ch);
-        if (pt == KING) return fail(err, el, "bad SFEN hand: a king cannot be in hand");
+        if (!pt) return util_fail(err, el, "bad SFEN hand: unknown piece letter '%c'", ch);
+        if (pt == KING) return util_fail(err, el, "bad SFEN hand: a king cannot be in hand");
         int c = (ch >= 'a') ? WHITE : BLACK;
-        if (seen[c][pt]++) return fail(err, el, "bad SFEN hand: '%c' appears twice", ch);
-        if (count > SET_COUNT[pt]) return fail(err, el, "too many %s: %d in hand (the set has %d)", KIND_NAME[pt], count, SET_COUNT[pt]);
+        if (seen[c][pt]++) return util_fail(err, el, "bad SFEN hand: '%c' appears twice", ch);
+        if (count > SET_COUNT[pt]) return util_fail(err, el, "too many %s: %d in hand (the set has %d)", KIND_NAME[pt], count, SET_COUNT[pt]);
         pos->hand[c][pt] = (uint8_t)count;
     }
     return 0;
@@ -114,23 +106,23 @@ static int validate(Position *pos, int strict_hands, char *err, size_t el) {
     count_set(pos, total);
     for (int pt = PAWN; pt <= GOLD; pt++)
         if (total[pt] > SET_COUNT[pt])
-            return fail(err, el, "too many %s: %d on board and in hands (the set has %d)", KIND_NAME[pt], total[pt], SET_COUNT[pt]);
-    if (pos->king_sq[them] == SQ_NONE) return fail(err, el, "the defender (%s, not to move) has no king", COLOR_NAME[them]);
+            return util_fail(err, el, "too many %s: %d on board and in hands (the set has %d)", KIND_NAME[pt], total[pt], SET_COUNT[pt]);
+    if (pos->king_sq[them] == SQ_NONE) return util_fail(err, el, "the defender (%s, not to move) has no king", COLOR_NAME[them]);
     for (int s = 0; s < SQ_NB; s++) {
         int pc = pos->board[s];
         if (!pc) continue;
         int c = piece_color(pc), pt = piece_type(pc), r = rel_rank(c, s);
         sq_name(s, sq);
         if ((pt == PAWN || pt == LANCE) && r == 0)
-            return fail(err, el, "%s %s on %s can never move (dead piece)", COLOR_NAME[c], pt == PAWN ? "pawn" : "lance", sq);
-        if (pt == KNIGHT && r <= 1) return fail(err, el, "%s knight on %s can never move (dead piece)", COLOR_NAME[c], sq);
+            return util_fail(err, el, "%s %s on %s can never move (dead piece)", COLOR_NAME[c], pt == PAWN ? "pawn" : "lance", sq);
+        if (pt == KNIGHT && r <= 1) return util_fail(err, el, "%s knight on %s can never move (dead piece)", COLOR_NAME[c], sq);
     }
     for (int c = 0; c < 2; c++)
         for (int f = 0; f < 9; f++)
             if (bb_count(bb_and(pieces_ct(pos, c, PAWN), bb_file(f))) > 1)
-                return fail(err, el, "two %s pawns on file %d (nifu)", COLOR_NAME[c], f + 1);
+                return util_fail(err, el, "two %s pawns on file %d (nifu)", COLOR_NAME[c], f + 1);
     if (bb_any(attackers_to(pos, us, pos->king_sq[them], pos->occupied)))
-        return fail(err, el, "the side not to move (%s) is in check", COLOR_NAME[them]);
+        return util_fail(err, el, "the side not to move (%s) is in check", COLOR_NAME[them]);
     return 0;
 }
 
@@ -145,24 +137,24 @@ int sfen_parse(const char *text, Position *pos, int strict_hands, char *err, siz
     for (const char *p = text; *p;) {
         while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
         if (!*p) break;
-        if (nf == 4) return fail(err, el, "bad SFEN: more than 4 fields");
+        if (nf == 4) return util_fail(err, el, "bad SFEN: more than 4 fields");
         f[nf] = p;
         while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') p++;
         fl[nf] = (size_t)(p - f[nf]);
         nf++;
     }
-    if (nf == 0) return fail(err, el, "bad SFEN: empty input");
-    if (nf < 3) return fail(err, el, "bad SFEN: %d field%s (expected board, side, hand and optional move number)", nf, nf == 1 ? "" : "s");
+    if (nf == 0) return util_fail(err, el, "bad SFEN: empty input");
+    if (nf < 3) return util_fail(err, el, "bad SFEN: %d field%s (expected board, side, hand and optional move number)", nf, nf == 1 ? "" : "s");
     if (parse_board(f[0], fl[0], pos, err, el)) return -1;
     if (fl[1] != 1 || (f[1][0] != 'b' && f[1][0] != 'w'))
-        return fail(err, el, "bad SFEN: side to move must be 'b' or 'w', got '%.*s'", (int)(fl[1] > 20 ? 20 : fl[1]), f[1]);
+        return util_fail(err, el, "bad SFEN: side to move must be 'b' or 'w', got '%.*s'", (int)(fl[1] > 20 ? 20 : fl[1]), f[1]);
     pos->side = f[1][0] == 'b' ? BLACK : WHITE;
     if (parse_hand(f[2], fl[2], pos, err, el)) return -1;
     if (nf == 4) {
         for (size_t i = 0; i < fl[3]; i++)
-            if (f[3][i] < '0' || f[3][i] > '9') return fail(err, el, "bad SFEN: move number '%.*s' is not a number", (int)(fl[3] > 20 ? 20 : fl[3]), f[3]);
-        if (f[3][0] == '0') return fail(err, el, "bad SFEN: move number must be 1 or more (no leading zero)");
-        if (fl[3] > 9) return fail(err, el, "bad SFEN: move number '%.20s...' is too large", f[3]);
+            if (f[3][i] < '0' || f[3][i] > '9') return util_fail(err, el, "bad SFEN: move number '%.*s' is not a number", (int)(fl[3] > 20 ? 20 : fl[3]), f[3]);
+        if (f[3][0] == '0') return util_fail(err, el, "bad SFEN: move number must be 1 or more (no leading zero)");
+        if (fl[3] > 9) return util_fail(err, el, "bad SFEN: move number '%.20s...' is too large", f[3]);
     }
     if (validate(pos, strict_hands, err, el)) return -1;
     pos_compute_keys(pos, &pos->board_key, &pos->hand_key);
@@ -229,51 +221,51 @@ static int explain_illegal(const Position *pos, Move m, const char *t, char *err
     int pt = move_is_drop(m) ? move_drop_type(m) : piece_type(pos->board[move_from(m)]);
     if (move_is_drop(m)) {
         if (pt == PAWN && pawn_on_file(pos, us, sq_file(to)))
-            return fail(err, el, "illegal move '%s': %s already has a pawn on file %d (nifu)", t, COLOR_NAME[us], sq_file(to) + 1);
+            return util_fail(err, el, "illegal move '%s': %s already has a pawn on file %d (nifu)", t, COLOR_NAME[us], sq_file(to) + 1);
     } else {
         int from = move_from(m), tc = pos->board[to];
-        if (tc && piece_color(tc) == us) return fail(err, el, "illegal move '%s': %c%c holds a %s piece", t, t[2], t[3], COLOR_NAME[us]);
+        if (tc && piece_color(tc) == us) return util_fail(err, el, "illegal move '%s': %c%c holds a %s piece", t, t[2], t[3], COLOR_NAME[us]);
         if (!bb_test(piece_attack(us, pt, from, pos->occupied), to))
-            return fail(err, el, "illegal move '%s': the piece on %.2s cannot reach %c%c", t, t, t[2], t[3]);
+            return util_fail(err, el, "illegal move '%s': the piece on %.2s cannot reach %c%c", t, t, t[2], t[3]);
         if (move_is_promo(m) && !can_promote_type(pt))
-            return fail(err, el, "illegal move '%s': this piece cannot promote", t);
+            return util_fail(err, el, "illegal move '%s': this piece cannot promote", t);
         if (move_is_promo(m) && !in_zone(us, from) && !in_zone(us, to))
-            return fail(err, el, "illegal move '%s': promotion needs a start or end in the promotion zone", t);
+            return util_fail(err, el, "illegal move '%s': promotion needs a start or end in the promotion zone", t);
     }
     int r = rel_rank(us, to);
     if (!move_is_promo(m) && (((pt == PAWN || pt == LANCE) && r == 0) || (pt == KNIGHT && r <= 1)))
-        return fail(err, el, "illegal move '%s': the piece could never move from %c%c (%s)", t, t[2], t[3],
+        return util_fail(err, el, "illegal move '%s': the piece could never move from %c%c (%s)", t, t[2], t[3],
                     move_is_drop(m) ? "dead drop" : "it must promote");
     Position after = *pos;
     Undo u;
     pos_do_move(&after, m, &u);
     int ksq = after.king_sq[us];
     if (ksq != SQ_NONE && bb_any(attackers_to(&after, us ^ 1, ksq, after.occupied)))
-        return fail(err, el, "illegal move '%s': it leaves the %s king in check", t, COLOR_NAME[us]);
+        return util_fail(err, el, "illegal move '%s': it leaves the %s king in check", t, COLOR_NAME[us]);
     if (move_is_drop(m) && pt == PAWN && in_check(&after) && is_pawn_drop_mate(pos, to))
-        return fail(err, el, "illegal move '%s': pawn-drop mate (uchifuzume) is not allowed", t);
-    return fail(err, el, "illegal move '%s' in this position", t);
+        return util_fail(err, el, "illegal move '%s': pawn-drop mate (uchifuzume) is not allowed", t);
+    return util_fail(err, el, "illegal move '%s' in this position", t);
 }
 
 int move_parse(const Position *pos, const char *t, Move *out, char *err, size_t el) {
     size_t n = strlen(t);
     int us = pos->side;
     Move m;
-    if (n < 4 || n > 5) return fail(err, el, "bad USI move '%.12s': expected 4 or 5 characters like 7g7f, 8h2b+ or P*5e", t);
+    if (n < 4 || n > 5) return util_fail(err, el, "bad USI move '%.12s': expected 4 or 5 characters like 7g7f, 8h2b+ or P*5e", t);
     int to = parse_sq(t + 2);
-    if (to < 0) return fail(err, el, "bad USI move '%s': '%.2s' is not a square (1a..9i)", t, t + 2);
+    if (to < 0) return util_fail(err, el, "bad USI move '%s': '%.2s' is not a square (1a..9i)", t, t + 2);
     if (t[1] == '*') {
         int pt = letter_type(t[0]);
-        if (!pt || t[0] >= 'a' || pt == KING || n != 4) return fail(err, el, "bad USI move '%s': a drop is like P*5e (piece letter P L N S G B R)", t);
-        if (!pos->hand[us][pt]) return fail(err, el, "illegal move '%s': no %.*s in %s's hand", t, (int)strlen(KIND_NAME[pt]) - 1, KIND_NAME[pt], COLOR_NAME[us]);
-        if (pos->board[to]) return fail(err, el, "illegal move '%s': %c%c is occupied", t, t[2], t[3]);
+        if (!pt || t[0] >= 'a' || pt == KING || n != 4) return util_fail(err, el, "bad USI move '%s': a drop is like P*5e (piece letter P L N S G B R)", t);
+        if (!pos->hand[us][pt]) return util_fail(err, el, "illegal move '%s': no %.*s in %s's hand", t, (int)strlen(KIND_NAME[pt]) - 1, KIND_NAME[pt], COLOR_NAME[us]);
+        if (pos->board[to]) return util_fail(err, el, "illegal move '%s': %c%c is occupied", t, t[2], t[3]);
         m = make_drop(pt, to);
     } else {
         int from = parse_sq(t);
-        if (from < 0) return fail(err, el, "bad USI move '%s': '%.2s' is not a square (1a..9i)", t, t);
-        if (n == 5 && t[4] != '+') return fail(err, el, "bad USI move '%s': only '+' may follow the destination", t);
-        if (!pos->board[from]) return fail(err, el, "illegal move '%s': no piece on %.2s", t, t);
-        if (piece_color(pos->board[from]) != us) return fail(err, el, "illegal move '%s': the piece on %.2s is not %s's", t, t, COLOR_NAME[us]);
+        if (from < 0) return util_fail(err, el, "bad USI move '%s': '%.2s' is not a square (1a..9i)", t, t);
+        if (n == 5 && t[4] != '+') return util_fail(err, el, "bad USI move '%s': only '+' may follow the destination", t);
+        if (!pos->board[from]) return util_fail(err, el, "illegal move '%s': no piece on %.2s", t, t);
+        if (piece_color(pos->board[from]) != us) return util_fail(err, el, "illegal move '%s': the piece on %.2s is not %s's", t, t, COLOR_NAME[us]);
         m = make_move(from, to, n == 5);
     }
     MoveList l;

@@ -34,6 +34,40 @@ typedef struct {
     int tie_budget;
 } LineCtx;
 
+static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np);
+
+/* The moves cand[0..nc) all keep the exact value n.  With several, each is followed
+ * (on a scratch line) while the tie budget lasts, one unit per candidate, and the one
+ * whose line leaves the fewest attacker pieces in hand is kept; free_ties explores
+ * them all without touching the budget.  Then the chosen move goes into pv at *np
+ * and its line is followed.  Returns as line_from. */
+static int pick_and_follow(LineCtx *lc, Position *pos, int n, const Move *cand, int nc, int free_ties,
+                           Move *pv, int *np) {
+    int choice = 0;
+    if (nc > 1 && (free_ties || lc->tie_budget > 0)) {
+        Move *tmp = malloc(sizeof(Move) * TS_MAX_PV);
+        if (!tmp) return -2;
+        int best_left = 1 << 30;
+        for (int k = 0; k < nc && (free_ties || lc->tie_budget > 0); k++) {
+            if (!free_ties) lc->tie_budget--;
+            int tn = *np + 1;
+            Undo u;
+            pos_do_move(pos, cand[k], &u);
+            int left = line_from(lc, pos, n - 1, tmp, &tn);
+            pos_undo_move(pos, cand[k], &u);
+            if (left == -2) { free(tmp); return -2; }
+            if (left >= 0 && left < best_left) { best_left = left; choice = k; }
+        }
+        free(tmp);
+    }
+    Undo u;
+    pv[(*np)++] = cand[choice];
+    pos_do_move(pos, cand[choice], &u);
+    int rc = line_from(lc, pos, n - 1, pv, np);
+    pos_undo_move(pos, cand[choice], &u);
+    return rc;
+}
+
 /* Exact value n >= 0 of pos is known.  Writes the main line into pv (room for
  * TS_MAX_PV - *np moves).  Returns the attacker's pieces in hand at the end,
  * -1 if the table answers are inconsistent, -2 on a limit. */
@@ -43,7 +77,6 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
     if (*np >= TS_MAX_PV) return -1;
     MoveList *ml = malloc(sizeof *ml);
     if (!ml) return -2;
-    int rc = -1;
     if (pos->side == lc->attacker) {
         /* the shortest mates; among them the one that leaves the fewest pieces in hand */
         gen_checks(pos, ml);
@@ -59,28 +92,8 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
         }
         free(ml);
         if (nc == 0) return -1;
-        int choice = 0;
-        if (nc > 1 && (n == 1 || lc->tie_budget > 0)) {
-            Move *tmp = malloc(sizeof(Move) * TS_MAX_PV);
-            int best_left = 1 << 30;
-            for (int k = 0; k < nc && (n == 1 || lc->tie_budget > 0); k++) {
-                if (n > 1) lc->tie_budget--;
-                int tn = *np + 1;
-                Undo u;
-                pos_do_move(pos, cand[k], &u);
-                int left = line_from(lc, pos, n - 1, tmp, &tn);
-                pos_undo_move(pos, cand[k], &u);
-                if (left == -2) { free(tmp); return -2; }
-                if (left >= 0 && left < best_left) { best_left = left; choice = k; }
-            }
-            free(tmp);
-        }
-        Undo u;
-        pv[(*np)++] = cand[choice];
-        pos_do_move(pos, cand[choice], &u);
-        rc = line_from(lc, pos, n - 1, pv, np);
-        pos_undo_move(pos, cand[choice], &u);
-        return rc;
+        /* ties on the mating move are always compared: each is only a count of the hand left */
+        return pick_and_follow(lc, pos, n, cand, nc, n == 1, pv, np);
     }
     int nd = df_real_defences(c, pos, n, ml);
     if (nd < 0) { free(ml); return -2; }
@@ -100,28 +113,7 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
     }
     free(ml);
     if (nc == 0) return -1;
-    int choice = 0;
-    if (nc > 1 && lc->tie_budget > 0) {
-        Move *tmp = malloc(sizeof(Move) * TS_MAX_PV);
-        int best_left = 1 << 30;
-        for (int k = 0; k < nc && lc->tie_budget > 0; k++) {
-            lc->tie_budget--;
-            int tn = *np + 1;
-            Undo u;
-            pos_do_move(pos, cand[k], &u);
-            int left = line_from(lc, pos, n - 1, tmp, &tn);
-            pos_undo_move(pos, cand[k], &u);
-            if (left == -2) { free(tmp); return -2; }
-            if (left >= 0 && left < best_left) { best_left = left; choice = k; }
-        }
-        free(tmp);
-    }
-    Undo u;
-    pv[(*np)++] = cand[choice];
-    pos_do_move(pos, cand[choice], &u);
-    rc = line_from(lc, pos, n - 1, pv, np);
-    pos_undo_move(pos, cand[choice], &u);
-    return rc;
+    return pick_and_follow(lc, pos, n, cand, nc, 0, pv, np);
 }
 
 static int same_but_promo(Move a, Move b) {

@@ -5,10 +5,13 @@
 #define TSUMEGEN_TEST_H
 #include <stdint.h>
 #include <stdio.h>
+#include "../host/sfen.h"
 
 typedef void (*TestFn)(void);
 void test_register(const char *name, TestFn fn);
 extern int test_failures_in_current;
+/* Parses sfen (tsume hand convention); if it does not parse, says so and counts a failure. */
+Position test_load(const char *sfen);
 
 #define TEST(name)                                                              \
     static void name(void);                                                     \

@@ -1,4 +1,5 @@
 /* test_main.c - runs every registered unit test; optional argument = name filter.
+ * Also the helpers that test.h declares for the test files.
  * Last line: "unit: N passed, N failed". */
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,16 @@
 static struct { const char *name; TestFn fn; } tests[MAX_TESTS];
 static int n_tests;
 int test_failures_in_current;
+
+Position test_load(const char *sfen) {
+    Position pos;
+    char err[ERR_MAX];
+    if (sfen_parse(sfen, &pos, 0, err, sizeof err)) {
+        fprintf(stderr, "  cannot parse %s: %s\n", sfen, err);
+        test_failures_in_current++;
+    }
+    return pos;
+}
 
 void test_register(const char *name, TestFn fn) {
     if (n_tests == MAX_TESTS) { fputs("too many tests\n", stderr); exit(3); }

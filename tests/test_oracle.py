@@ -138,6 +138,24 @@ def to_sfen(board, side, hands):
     return "%s %s %s 1" % ("/".join(rows), "b" if side == BLACK else "w", hand or "-")
 
 
+def sfen_board(grid):
+    """grid: 9 ranks of 9 cells, file 9 first; a cell is a piece's SFEN letters
+    ("P", "+r", ...) or empty ("" or None).  Returns the SFEN board field."""
+    rows = []
+    for cells in grid:
+        s, e = "", 0
+        for c in cells:
+            if not c:
+                e += 1
+                continue
+            if e:
+                s += str(e)
+                e = 0
+            s += c
+        rows.append(s + (str(e) if e else ""))
+    return "/".join(rows)
+
+
 def rule_violation(board, hands):
     """Our own checks: piece counts (kept by construction), dead pieces, nifu."""
     for pt, n in SET_COUNT.items():
@@ -427,19 +445,7 @@ def add_attacker_king(rng, sfen):
         if cheb(sq, dk) < 3 or grid[r][8 - f]:
             continue
         grid[r][8 - f] = kch
-        rows2 = []
-        for cells in grid:
-            s, e = "", 0
-            for c in cells:
-                if not c:
-                    e += 1
-                    continue
-                if e:
-                    s += str(e)
-                    e = 0
-                s += c
-            rows2.append(s + (str(e) if e else ""))
-        cand = " ".join(["/".join(rows2)] + parts[1:])
+        cand = " ".join([sfen_board(grid)] + parts[1:])
         if not not_to_move_in_check(cand):
             return cand
         grid[r][8 - f] = ""
@@ -648,23 +654,11 @@ def parse_kif(text):
             raise ValueError("bad move line %r" % ln)
     if len(rows) != 9:
         raise ValueError("board has %d ranks" % len(rows))
-    sfen_rows = []
-    for cells in rows:
-        s, e = "", 0
-        for c in cells:
-            if c is None:
-                e += 1
-                continue
-            if e:
-                s += str(e)
-                e = 0
-            s += c
-        sfen_rows.append(s + (str(e) if e else ""))
     hand = ""
     for who, lower in (("先手", False), ("後手", True)):
         for letter, n in hands.get(who, {}).items():
             hand += (str(n) if n > 1 else "") + (letter.lower() if lower else letter)
-    return "%s %s %s 1" % ("/".join(sfen_rows), side, hand or "-"), moves, mate
+    return "%s %s %s 1" % (sfen_board(rows), side, hand or "-"), moves, mate
 
 
 def strip_number(sfen):

@@ -3,34 +3,23 @@
 #include <string.h>
 #include "test.h"
 #include "../host/perft.h"
-#include "../host/sfen.h"
 #include "../core/mate1.h"
-
-static Position load(const char *sfen) {
-    Position pos;
-    char err[ERR_MAX];
-    if (sfen_parse(sfen, &pos, 0, err, sizeof err)) {
-        fprintf(stderr, "  cannot parse %s: %s\n", sfen, err);
-        test_failures_in_current++;
-    }
-    return pos;
-}
 
 TEST(perft_startpos_1_to_5) {
     static const uint64_t expect[] = {30, 900, 25470, 719731, 19861490};
-    Position pos = load("startpos");
+    Position pos = test_load("startpos");
     for (int d = 1; d <= 5; d++) CHECK_EQ_U64(perft(&pos, d), expect[d - 1]);
 }
 
 TEST(perft_middle_207) {
     static const uint64_t expect[] = {207, 28684, 4809015};
-    Position pos = load("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1");
+    Position pos = test_load("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1");
     for (int d = 1; d <= 3; d++) CHECK_EQ_U64(perft(&pos, d), expect[d - 1]);
 }
 
 TEST(max_legal_moves_593) {
     MoveList l;
-    Position pos = load("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1");
+    Position pos = test_load("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1");
     CHECK_EQ_U64(gen_legal(&pos, &l), 593);
 }
 
@@ -48,7 +37,7 @@ static int contains(const MoveList *l, Move m) {
 
 TEST(random_games_consistency) {
     for (int game = 0; game < 200; game++) {
-        Position pos = load("startpos");
+        Position pos = test_load("startpos");
         for (int ply = 0; ply < 150; ply++) {
             MoveList legal, checks, ev;
             CheckInfo ci;
@@ -88,7 +77,7 @@ TEST(random_games_consistency) {
 TEST(mate1_simple) {
     MoveList l;
     /* head gold: G*5b is the only mate (the king on 5a, a pawn on 5c guards 5b) */
-    Position pos = load("4k4/9/4P4/9/9/9/9/9/9 b G 1");
+    Position pos = test_load("4k4/9/4P4/9/9/9/9/9/9 b G 1");
     gen_mate1(&pos, &l);
     CHECK(l.count == 1);
     CHECK(l.count == 1 && l.moves[0] == make_drop(GOLD, make_sq(4, 1)));
@@ -97,7 +86,7 @@ TEST(mate1_simple) {
 TEST(pawn_drop_mate_is_illegal) {
     MoveList l;
     /* P*1b would mate: the gold on 3b guards 2a and 2b, the knight on 2d the pawn */
-    Position pos = load("8k/6G2/9/7N1/9/9/9/9/9 b P 1");
+    Position pos = test_load("8k/6G2/9/7N1/9/9/9/9/9 b P 1");
     CHECK(pos.hand[BLACK][PAWN] == 1 && !pawn_on_file(&pos, BLACK, 0));
     gen_legal(&pos, &l);
     CHECK(!contains(&l, make_drop(PAWN, make_sq(0, 1))));

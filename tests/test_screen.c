@@ -157,14 +157,17 @@ static ScResult screen_sfen(const char *sfen, int flags) {
     return r;
 }
 
-static int has_mate(const ScResult *r, const char *usi) {
-    for (int i = 0; i < r->n_mate1 && i < SC_MATE1_SLOTS; i++) {
+/* Whether usi is among the first min(n, slots) moves of a result's move array. */
+static int usi_in(const uint16_t *moves, int n, int slots, const char *usi) {
+    for (int i = 0; i < n && i < slots; i++) {
         char buf[8];
-        move_format(r->mate1[i], buf);
+        move_format(moves[i], buf);
         if (!strcmp(buf, usi)) return 1;
     }
     return 0;
 }
+
+static int has_mate(const ScResult *r, const char *usi) { return usi_in(r->mate1, r->n_mate1, SC_MATE1_SLOTS, usi); }
 
 TEST(screen_legality_reasons) {
     static const struct { const char *sfen; int reason; } CASES[] = {
@@ -309,14 +312,7 @@ static int replay_to_last(const char *sfen, char *moves, char *out_sfen, char *l
     return 0;
 }
 
-static int has_futile(const ScResult *r, const char *usi) {
-    for (int i = 0; i < r->n_futile && i < SC_FUTILE_SLOTS; i++) {
-        char buf[8];
-        move_format(r->futile[i], buf);
-        if (!strcmp(buf, usi)) return 1;
-    }
-    return 0;
-}
+static int has_futile(const ScResult *r, const char *usi) { return usi_in(r->futile, r->n_futile, SC_FUTILE_SLOTS, usi); }
 
 TEST(screen_futile_final_positions) {
     static const char *const FILES[][2] = {

@@ -2,19 +2,8 @@
  * proof checker on small positions with known answers. */
 #include <string.h>
 #include "test.h"
-#include "../host/sfen.h"
 #include "../host/tsume.h"
 #include "../host/proofcheck.h"
-
-static Position load_pos(const char *sfen) {
-    Position pos;
-    char err[ERR_MAX];
-    if (sfen_parse(sfen, &pos, 0, err, sizeof err)) {
-        fprintf(stderr, "  cannot parse %s: %s\n", sfen, err);
-        test_failures_in_current++;
-    }
-    return pos;
-}
 
 static DfCtx *ctx(void) {
     static DfCtx *c;
@@ -34,49 +23,44 @@ static int pv_is(const TsAnswer *a, const char *usi) {
 }
 
 static void solve(const char *sfen, TsAnswer *a) {
-    Position pos = load_pos(sfen);
+    Position pos = test_load(sfen);
     TsOptions o = {5000000, 20, 1, 1, 4};
     ts_solve(ctx(), &pos, &o, a);
 }
 
+/* Solves sfen and checks a mate of the given exact length that passes the proof
+ * checker, with the main line pv (space-separated USI) unless pv is NULL. */
+static void solve_mate(const char *sfen, int length, const char *pv, TsAnswer *a) {
+    solve(sfen, a);
+    CHECK(a->result == TS_MATE);
+    CHECK_EQ_U64(a->length, length);
+    CHECK(a->exact_length);
+    if (pv) CHECK(pv_is(a, pv));
+    CHECK_EQ_U64(a->verified, 1);
+}
+
 TEST(solve_mate1_head_gold) {
     TsAnswer a;
-    solve("4k4/9/4P4/9/9/9/9/9/9 b G 1", &a);
-    CHECK(a.result == TS_MATE);
-    CHECK_EQ_U64(a.length, 1);
-    CHECK(pv_is(&a, "G*5b"));
+    solve_mate("4k4/9/4P4/9/9/9/9/9/9 b G 1", 1, "G*5b", &a);
     CHECK(a.perfect);
-    CHECK_EQ_U64(a.verified, 1);
 }
 
 /* sug20: the final position still allows (futile) drops: mate 3, not 11 */
 TEST(solve_futile_drops_sug20) {
     TsAnswer a;
-    solve("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", &a);
-    CHECK(a.result == TS_MATE);
-    CHECK_EQ_U64(a.length, 3);
-    CHECK(a.exact_length);
-    CHECK(pv_is(&a, "G*3i 2h1i 3g1g"));
-    CHECK_EQ_U64(a.verified, 1);
+    solve_mate("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1", 3, "G*3i 2h1i 3g1g", &a);
 }
 
 /* sug1: mate 5 with a futile-drop ending (a 7-ply line exists) */
 TEST(solve_futile_drops_sug1) {
     TsAnswer a;
-    solve("9/6Spk/9/5R1+B1/9/9/9/9/9 b Nrb4g3s3n4l17p 1", &a);
-    CHECK(a.result == TS_MATE);
-    CHECK_EQ_U64(a.length, 5);
-    CHECK(pv_is(&a, "2d1c 1b1c N*2e 1c1b 4d1d"));
-    CHECK_EQ_U64(a.verified, 1);
+    solve_mate("9/6Spk/9/5R1+B1/9/9/9/9/9 b Nrb4g3s3n4l17p 1", 5, "2d1c 1b1c N*2e 1c1b 4d1d", &a);
 }
 
 /* yo257b needs non-promotions */
 TEST(solve_non_promotion_yo257b) {
     TsAnswer a;
-    solve("7nk/9/7Gp/6+RP1/9/9/1+p7/9/K8 b Pr2b3g4s3n4l14p 1", &a);
-    CHECK(a.result == TS_MATE);
-    CHECK_EQ_U64(a.length, 9);
-    CHECK_EQ_U64(a.verified, 1);
+    solve_mate("7nk/9/7Gp/6+RP1/9/9/1+p7/9/K8 b Pr2b3g4s3n4l14p 1", 9, NULL, &a);
 }
 
 /* A lone pawn cannot mate: an absolute disproof (no repetition, no depth bound). */
@@ -89,16 +73,14 @@ TEST(solve_nomate_pawn_only) {
 /* 駒余り: an extra gold in hand, every line leaves it over. */
 TEST(solve_leftover_flag) {
     TsAnswer a;
-    solve("4k4/9/4P4/9/9/9/9/9/9 b 2G 1", &a);
-    CHECK(a.result == TS_MATE);
-    CHECK_EQ_U64(a.length, 1);
+    solve_mate("4k4/9/4P4/9/9/9/9/9/9 b 2G 1", 1, "G*5b", &a);
     CHECK_EQ_U64(a.leftover, 1);
     CHECK(!a.perfect);
 }
 
 /* Limits give unknown, never nomate. */
 TEST(solve_limit_gives_unknown) {
-    Position pos = load_pos("7k1/9/9/9/9/9/9/9/9 b B2G2SL2P2rb2g2s4n3l16p 1");
+    Position pos = test_load("7k1/9/9/9/9/9/9/9/9 b B2G2SL2P2rb2g2s4n3l16p 1");
     TsOptions o = {20000, 0, 1, 0, 4};
     TsAnswer a;
     ts_solve(ctx(), &pos, &o, &a);
@@ -109,7 +91,7 @@ TEST(solve_limit_gives_unknown) {
  * and the futile-rule length is never longer than the plain one. */
 TEST(dfpn_depth_bounds) {
     DfCtx *c = ctx();
-    Position pos = load_pos("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1");
+    Position pos = test_load("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1");
     df_begin(c, BLACK, 2000000, 0);
     DfResult r1 = df_search(c, &pos, 1, DF_FUTILE);
     DfResult r3 = df_search(c, &pos, 3, DF_FUTILE);
@@ -122,14 +104,14 @@ TEST(dfpn_depth_bounds) {
 
 /* The final-position test of the checker: a plain mate, and sug20's end (drops left, all futile). */
 TEST(proofcheck_final_mate) {
-    Position pos = load_pos("4k4/9/4P4/9/9/9/9/9/9 b G 1");
+    Position pos = test_load("4k4/9/4P4/9/9/9/9/9/9 b G 1");
     Move m;
     char err[ERR_MAX];
     Undo u;
     CHECK(move_parse(&pos, "G*5b", &m, err, sizeof err) == 0);
     pos_do_move(&pos, m, &u);
     CHECK(pc_final_mate(&pos, BLACK, 0));
-    Position q = load_pos("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1");
+    Position q = test_load("9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1");
     const char *line[] = {"G*3i", "2h1i", "3g1g"};
     for (int i = 0; i < 3; i++) {
         CHECK(move_parse(&q, line[i], &m, err, sizeof err) == 0);
@@ -146,8 +128,8 @@ TEST(proofcheck_final_mate) {
  * must not be reused for B. */
 TEST(dfpn_proof_hand_interpose_correction) {
     DfCtx *c = ctx();
-    Position a = load_pos("8k/6G2/9/9/9/9/bnnnn4/bggg5/ssss5 b 2R4L18P 1");
-    Position b = load_pos("8k/6G2/9/9/9/9/bnnnn4/bggg5/ssss5 b 2R4L17P 1");
+    Position a = test_load("8k/6G2/9/9/9/9/bnnnn4/bggg5/ssss5 b 2R4L18P 1");
+    Position b = test_load("8k/6G2/9/9/9/9/bnnnn4/bggg5/ssss5 b 2R4L17P 1");
     df_begin(c, BLACK, 2000000, 0);
     DfResult ra = df_search(c, &a, 1, DF_PLAIN);
     DfResult rb = df_search(c, &b, 1, DF_PLAIN);
@@ -155,7 +137,7 @@ TEST(dfpn_proof_hand_interpose_correction) {
     CHECK(rb.result == DF_DISPROVEN);
     /* and the other way round: a proof found with fewer pieces holds with more (the
      * table answers with that proof's length, an upper bound) */
-    Position d = load_pos("8k/6G2/9/9/9/9/bnnnn4/bggg5/ssss5 b 2R4L17P 1");
+    Position d = test_load("8k/6G2/9/9/9/9/bnnnn4/bggg5/ssss5 b 2R4L17P 1");
     df_begin(c, BLACK, 2000000, 0);
     DfResult rd = df_search(c, &d, 3, DF_PLAIN);
     CHECK(rd.result == DF_PROVEN);

@@ -1,0 +1,15 @@
+/* util.h - small helpers shared by the host modules: a monotonic clock, an error
+ * message into the caller's buffer, a JSON string. */
+#ifndef TSUMEGEN_UTIL_H
+#define TSUMEGEN_UTIL_H
+#include <stddef.h>
+#include <stdio.h>
+
+/* Seconds on the monotonic clock (for intervals only). */
+double util_now(void);
+/* Formats the message into err (len bytes, truncated) and returns -1. */
+int util_fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Writes s to f as a quoted JSON string ('"' and '\' escaped, control characters as \uXXXX). */
+void util_json_str(FILE *f, const char *s);
+
+#endif
