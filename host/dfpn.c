@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
 #include "dfpn.h"
+#include "util.h"
 
 #define INF ((uint64_t)1 << 48)
 #define MAXPLY 2400
@@ -84,11 +85,7 @@ struct DfCtx {
 typedef struct { uint64_t pn, dn; int len, flags, rep, rep_hi; uint8_t ph[8]; } Nd;
 #define REP_FORBID (-1)  /* a forbidden position: the cut never becomes path-free */
 
-double df_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+double df_now(void) { return util_now(); }
 
 DfCtx *df_new(size_t hash_mb) {
     DfCtx *c = calloc(1, sizeof *c);

@@ -1,5 +1,6 @@
 /* test_solve.c - unit tests of the df-pn engine, the exact tsume answer and the
  * proof checker on small positions with known answers. */
+#include <stdlib.h>
 #include <string.h>
 #include "test.h"
 #include "../host/tsume.h"
@@ -145,4 +146,22 @@ TEST(dfpn_proof_hand_interpose_correction) {
     DfResult ra2 = df_search(c, &a, 3, DF_PLAIN);
     CHECK(ra2.result == DF_PROVEN && ra2.len <= 3);
     CHECK_EQ_U64(df_nodes(c) - n0, 1);  /* straight from the table */
+}
+
+/* Unbounded no-mate with endless checks (bare king on 5e, rook and bishop in hand):
+ * every line ends in a repetition.  Disproofs bound to the current path are cached
+ * per path prefix and a disproof that only assumes "coming back here fails" is
+ * path-free, so this finishes quickly; without them df-pn re-searched the same
+ * repetition-bound subtrees forever (unknown after 3M nodes). */
+TEST(dfpn_repetition_nomate_finishes) {
+    DfCtx *c = ctx();
+    Position pos = test_load("9/9/9/9/4k4/9/9/9/9 b RB 1");
+    df_begin(c, BLACK, 500000, 0);
+    DfResult r = df_search(c, &pos, DF_MAX_DEPTH, DF_PLAIN);
+    CHECK(r.result == DF_DISPROVEN && !(r.flags & (DF_DEPTH | DF_REP)));
+    TsOptions o = {500000, 0, 1, 1, 6};
+    TsAnswer *a = malloc(sizeof *a);
+    ts_solve(c, &pos, &o, a);
+    CHECK(a->result == TS_NOMATE);
+    free(a);
 }
