@@ -2,7 +2,9 @@
 // positions as `tsumegen bench solve`.  Reads "SFEN [moves ...]" lines (the moves are
 // ignored), prints one JSON line each: result (mate|nomate|unknown), nodes, ms, and
 // the length of the line OSL reports (a mate found, not necessarily the shortest).
-// Build: g++ -O2 -std=c++17 osl_dfpn.cc -losl -o osl_dfpn
+// Build: g++ -O2 -std=c++17 -DOSL_SMP osl_dfpn.cc -losl -lpthread -o osl_dfpn
+// (Debian builds libosl with OSL_SMP: without the define the table struct layout
+// differs from the library's and its lock spins forever: the "hang" seen before.)
 #include <vector>  // before the OSL headers, which use std::vector undeclared
 #include <osl/checkmate/dfpn.h>
 #include <osl/hashKey.h>
