@@ -443,6 +443,14 @@ static int run_generation(Run *r) {
         ch[i].fitness = compose_fitness(ch[i].v, &r->initial_verdict);
     }
     double t2 = util_now();
+    int n_mate = 0, n_perfect = 0, n_nomate = 0, n_unknown = 0;  /* verdicts, for generations.jsonl */
+    for (int i = 0; i < n_eval && !stopped; i++) {
+        int res = ch[i].v->result;
+        n_mate += res == VERDICT_MATE;
+        n_perfect += res == VERDICT_MATE && ch[i].v->perfect;
+        n_nomate += res == VERDICT_NOMATE;
+        n_unknown += res == VERDICT_UNKNOWN;  /* a node limit (or an error) stopped it */
+    }
     r->screened += n;
     r->verified += n_eval;
     r->t_decode += td - t0;
@@ -471,9 +479,11 @@ static int run_generation(Run *r) {
     double bps = (t1 > td) ? m / (t1 - td) : 0, vps = (t2 > t1) ? n_eval / (t2 - t1) : 0;
     if (f) {
         fprintf(f, "{\"generation\":%d,\"best\":%g,\"mean\":%.3f,\"archive\":%d,\"problems\":%d,\"longest\":%d,"
-                   "\"screened\":%d,\"legal\":%d,\"verified\":%d,\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
+                   "\"screened\":%d,\"legal\":%d,\"verified\":%d,\"mate\":%d,\"perfect\":%d,\"nomate\":%d,\"unknown\":%d,"
+                   "\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
                    "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f}\n",
-                r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, bps, vps,
+                r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, n_mate, n_perfect,
+                n_nomate, n_unknown, bps, vps,
                 td - t0, t1 - td, t2 - t1);
         fclose(f);
     }
