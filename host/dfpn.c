@@ -2,12 +2,11 @@
  * handling and the futile-interposition rule (see dfpn.h for the semantics).
  *
  * Every visit of a node keeps its children's (pn, dn, len, flags) in a per-ply
- * frame on the heap, so path-dependent disproofs (repetition, forbidden positions)
- * are used only on the path that produced them and never enter the table. */
-#include <stdio.h>
+ * frame on the heap.  Path-dependent disproofs (repetition, forbidden positions)
+ * never enter the main table: repetition-bound ones go to a side table checked
+ * against the current path (RepEntry), or become path-free (see mid). */
 #include <stdlib.h>
 #include <string.h>
-
 #include "dfpn.h"
 #include "util.h"
 
@@ -208,23 +207,24 @@ static void or_proof_hand(const Position *pos, Move m, const uint8_t cph[8], uin
 
 typedef struct { uint64_t pn, dn; int status, len, flags, hit; Move best; uint8_t ph[8]; } Probe;
 
-/* Entries of another rule's table for pos: its proofs (when proofs) and its
- * disproofs of at least depth (nd_only: drop-free ones or absolute), by hand superiority. */
-static void borrow(const DfCtx *c, const Position *pos, int mode, int depth, int proofs, int nd_only, Probe *p,
-                   int *nomate) {
+/* Plain-rule entries of pos that hold under the futile rule, by hand superiority:
+ * proofs within depth, and disproofs of at least depth that are absolute or
+ * drop-free (nomate_nd).  (Asking the plain rule first for every futile-rule query,
+ * to create such entries, measured 1.5-2x more nodes on the ShogiBoardQ sets.) */
+static void borrow_plain(const DfCtx *c, const Position *pos, int depth, Probe *p, int *nomate) {
     uint8_t ah[8], dh[8];
-    uint64_t key = node_key(pos, mode);
-    hands_of(c, pos, mode, ah, dh);
+    uint64_t key = node_key(pos, DF_PLAIN);
+    hands_of(c, pos, DF_PLAIN, ah, dh);
     const Entry *q = c->tt + (key & c->cmask) * CLUSTER;
     for (int i = 0; i < CLUSTER; i++) {
         if (q[i].gen != c->gen || q[i].key != key) continue;
-        if (proofs && q[i].mate_len <= depth && q[i].mate_len < p->len && hand_ge(ah, q[i].ah) &&
+        if (q[i].mate_len <= depth && q[i].mate_len < p->len && hand_ge(ah, q[i].ah) &&
             hand_ge(q[i].dh, dh)) {
             p->len = q[i].mate_len;
             p->best = q[i].best;
             memcpy(p->ph, q[i].ah, 8);
         }
-        int nm = nd_only && q[i].nomate < NOMATE_ABS ? q[i].nomate_nd : q[i].nomate;
+        int nm = q[i].nomate < NOMATE_ABS ? q[i].nomate_nd : q[i].nomate;
         if (nm >= depth && nm > *nomate && hand_ge(q[i].ah, ah) && hand_ge(dh, q[i].dh))
             *nomate = nm;
     }
@@ -265,7 +265,7 @@ static void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode
      * proof, an absolute plain no-mate, and a plain "no mate within d" whose disproof
      * tree refutes with no drop (nomate_nd). */
     if (p->len == NO_LEN && mode == DF_FUTILE) {
-        borrow(c, pos, DF_PLAIN, depth, 1, 1, p, &nomate);
+        borrow_plain(c, pos, depth, p, &nomate);
         nomate_nd = nomate;  /* the drop flag is a plain-rule matter */
     }
     if (p->len != NO_LEN) {
@@ -363,6 +363,15 @@ static int forbidden(const DfCtx *c, uint64_t k) {
     return 0;
 }
 
+#define NO_CUT (-2)
+/* Is reaching pk a failure for the attacker: REP_FORBID for a forbidden position
+ * (plain rule), the path index it repeats (OR nodes only), else NO_CUT. */
+static int path_cut(const DfCtx *c, uint64_t pk, int mode, int is_or) {
+    if (mode == DF_PLAIN && forbidden(c, pk)) return REP_FORBID;
+    int k = is_or ? on_path(c, pk) : -1;
+    return k >= 0 ? k : NO_CUT;
+}
+
 static uint64_t rep_key(const Position *pos, int mode) { return pos_key(pos) ^ (mode ? SALT_FUTILE : SALT_PLAIN); }
 
 /* A stored path-bound disproof of pos valid on the current path: 1 and out filled. */
@@ -411,13 +420,12 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
     f->flg[i] = 0;
     memset(f->ph[i], 0, 8);
     pos_do_move(pos, m, &u);
-    uint64_t pk = pos_key(pos);
+    int cut;
     if (child_or && cdepth < 1) {
         f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_DEPTH;
-    } else if ((child_or && on_path(c, pk) >= 0) || (mode == DF_PLAIN && forbidden(c, pk))) {
+    } else if ((cut = path_cut(c, pos_key(pos), mode, child_or)) != NO_CUT) {
         f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_REP;
-        f->rl[i] = (int16_t)(mode == DF_PLAIN && forbidden(c, pk) ? REP_FORBID : on_path(c, pk));
-        f->rh[i] = f->rl[i];
+        f->rl[i] = f->rh[i] = (int16_t)cut;
     } else {
         Probe p;
         Nd rn;
@@ -445,13 +453,6 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
     pos_undo_move(pos, m, &u);
 }
 
-/* "Mate within depth under the futile rule?"  (Asking the plain rule first, whose
- * drop-free disproofs would also hold here, measured 1.5-2x more nodes on the
- * ShogiBoardQ sets, so the futile search only borrows such entries when present.) */
-static void futile_within(DfCtx *c, Position *pos, int depth, int ply, Nd *r) {
-    mid(c, pos, depth, DF_FUTILE, INF, INF, ply, r);
-}
-
 static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
     Nd r;
     mid(c, pos, ub, DF_FUTILE, INF, INF, ply, &r);
@@ -459,7 +460,7 @@ static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
     if (r.pn != 0) return -1;
     int u = r.len;
     while (u - 2 >= 1) {
-        futile_within(c, pos, u - 2, ply, &r);
+        mid(c, pos, u - 2, DF_FUTILE, INF, INF, ply, &r);
         if (c->aborted) return -2;
         if (r.pn != 0) break;
         if (r.len >= u) break;  /* cannot happen: a proof within u-2 is shorter */
@@ -487,7 +488,7 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
             pos->hand_key -= ZOBRIST_HAND[att][k];
             if (giveback) { pos->hand[att ^ 1][k]++; pos->hand_key += ZOBRIST_HAND[att ^ 1][k]; }
             Nd r;
-            futile_within(c, pos, le, ply + 2, &r);
+            mid(c, pos, le, DF_FUTILE, INF, INF, ply + 2, &r);
             pos->hand[att][k]++;
             if (giveback) pos->hand[att ^ 1][k]--;
             pos_undo_move(pos, cm, &u2);
@@ -606,7 +607,7 @@ static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *b
             if (f->pn[i] == 0 && f->len[i] > len) len = f->len[i];
             if (f->dn[i] == 0) {
                 /* the most general disproof: absolute, then depth-bound, then path-bound;
-                 * among equals one whose refutations are no drops (see futile_within) */
+                 * among equals one whose refutations are no drops (see tt_probe) */
                 int fl = f->flg[i] | (move_is_drop(f->ml.moves[i]) ? DF_DREF : 0);
                 int rk = 2 * ((fl & DF_REP) ? 2 : (fl & DF_DEPTH) ? 1 : 0) + ((fl & DF_DREF) ? 1 : 0);
                 int rl = (fl & DF_REP) ? f->rl[i] : MAXPLY + 4;  /* among path-bound ones: the most local */
@@ -647,9 +648,10 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     }
     int is_or = pos->side == c->attacker;
     uint64_t pk = pos_key(pos);
-    if ((mode == DF_PLAIN && forbidden(c, pk)) || (is_or && on_path(c, pk) >= 0)) {
+    int cut = path_cut(c, pk, mode, is_or);
+    if (cut != NO_CUT) {
         out->pn = INF; out->dn = 0; out->flags = DF_REP;
-        out->rep = out->rep_hi = mode == DF_PLAIN && forbidden(c, pk) ? REP_FORBID : on_path(c, pk);
+        out->rep = out->rep_hi = cut;
         return;
     }
     if (is_or && depth < 1) { out->pn = INF; out->dn = 0; out->flags = DF_DEPTH; return; }
@@ -804,8 +806,7 @@ DfResult df_search(DfCtx *c, Position *pos, int depth, int mode) {
     if (depth > DF_MAX_DEPTH) depth = DF_MAX_DEPTH;
     c->path_n = c->path_base = 0;
     Nd r;
-    if (mode == DF_FUTILE) futile_within(c, pos, depth, 0, &r);
-    else mid(c, pos, depth, mode, INF, INF, 0, &r);
+    mid(c, pos, depth, mode, INF, INF, 0, &r);
     if (c->aborted) return res;
     if (r.pn == 0) { res.result = DF_PROVEN; res.len = r.len; }
     else if (r.dn == 0) { res.result = DF_DISPROVEN; res.flags = r.flags; }
