@@ -8,7 +8,8 @@
 
 const char USAGE_COMPOSE[] =
     "usage: tsumegen compose ga [--init SFEN] [--pop N] [--gens N] [--seed S] [--out DIR]\n"
-    "                           [--oversample K] [--nodes N] [--threads N] [--method M]\n"
+    "                           [--oversample K] [--nodes N] [--retry K] [--retry-nodes N]\n"
+    "                           [--threads N] [--method M]\n"
     "                           [--archive-rate X] [--mutation X] [--tournament N] [--ones N]\n"
     "                           [--device D] [--points FILE] [--cl-threads N]\n"
     "                           [--resume] [--quiet]\n"
@@ -17,6 +18,9 @@ const char USAGE_COMPOSE[] =
     "archive rate 0.05, 10 one-bits).  Each generation decodes pop*K offspring (K =\n"
     "--oversample, default 4), screens them with the engine of `tsumegen screen` and\n"
     "verifies the best pop exactly with --nodes per problem (default 200000).\n"
+    "Second look: the --retry longest mates (default 8) of a generation that the limit\n"
+    "left undecided (exact length or a 余詰 test unfinished, no flaw found) are verified\n"
+    "again with --retry-nodes (default 10 x --nodes); --retry 0 turns it off.\n"
     "Screening: a board that fails the strict SFEN rules, or where the attacker has no\n"
     "check, gets fitness 0 without a solver call; the others are ranked by\n"
     "  score = 2 [mate1 <= 1] + 1 / (1 + d / 10) + u / 1000\n"
@@ -76,6 +80,8 @@ int cmd_compose(int argc, char **argv) {
         else if (!strcmp(a, "--seed")) { if (parse_num(a, v, 0, 1e18, &x)) return EXIT_USAGE; o.seed = (uint64_t)x; }
         else if (!strcmp(a, "--oversample")) { if (parse_num(a, v, 1, 1000, &x)) return EXIT_USAGE; o.oversample = (int)x; }
         else if (!strcmp(a, "--nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o.node_limit = (uint64_t)x; }
+        else if (!strcmp(a, "--retry")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o.retry = (int)x; }
+        else if (!strcmp(a, "--retry-nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o.retry_nodes = (uint64_t)x; }
         else if (!strcmp(a, "--threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o.threads = (int)x; }
         else if (!strcmp(a, "--archive-rate")) { if (parse_num(a, v, 0, 1, &o.archive_rate)) return EXIT_USAGE; }
         else if (!strcmp(a, "--mutation")) { if (parse_num(a, v, 0, 1, &o.mutation)) return EXIT_USAGE; }

@@ -30,6 +30,7 @@ void compose_defaults(ComposeOptions *o) {
     o->oversample = 4;
     o->seed = 1;
     o->node_limit = 200000;
+    o->retry = 8;
     o->method = METHOD_GA_ARCHIVE;
     o->out_dir = "out";
 }
@@ -314,6 +315,7 @@ typedef struct {
     double score;
     double fitness;
     Verdict *v;
+    uint64_t node_limit;  /* the budget that gave v (the retry budget after a second look) */
 } Child;
 
 static int pick_parent(Run *r) {
@@ -392,7 +394,7 @@ static void consider_perfect(Run *r, const Child *c) {
     Verdict *v = malloc(sizeof *v);
     if (!v) return;
     *v = *c->v;
-    compose_remove_redundant(&p, v, r->verify, r->o->node_limit);
+    compose_remove_redundant(&p, v, r->verify, c->node_limit);
     compose_canonical(&p, key, sizeof key);
     if (!keys_has(&r->written_keys, key)) {
         keys_add(&r->written_keys, key);
@@ -400,6 +402,40 @@ static void consider_perfect(Run *r, const Child *c) {
         if (v->length > r->longest) r->longest = v->length;
     }
     free(v);
+}
+
+/* Second look: a mate that the node limit left undecided (exact length or a
+ * 余詰 test unfinished, no flaw found) may well be perfect, and the longest such
+ * mates are the ones the GA is after, so the o->retry longest get retry_nodes
+ * each (default 10 x the limit).  Returns how many were re-verified, -1 when
+ * interrupted. */
+static int second_look(Run *r, Child *ch, int n_eval) {
+    const ComposeOptions *o = r->o;
+    uint64_t budget = o->retry_nodes ? o->retry_nodes : 10 * o->node_limit;
+    if (o->retry <= 0 || budget <= o->node_limit) return 0;
+    int *idx = malloc(sizeof(int) * (size_t)(n_eval > 0 ? n_eval : 1)), k = 0;
+    if (!idx) return 0;
+    for (int i = 0; i < n_eval; i++) {
+        if (ch[i].v->result != VERDICT_MATE || !ch[i].v->undecided) continue;
+        int j = k++;  /* insertion sort: longest first, then rank order (reproducible) */
+        for (; j > 0 && ch[idx[j - 1]].v->length < ch[i].v->length; j--) idx[j] = idx[j - 1];
+        idx[j] = i;
+    }
+    int n = k < o->retry ? k : o->retry, stopped = 0;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int j = 0; j < n; j++) {
+        Child *c = &ch[idx[j]];
+        Verdict *v = malloc(sizeof *v);
+        if (interrupted || !v) { stopped = 1; free(v); continue; }
+        if (!r->verify(&c->pos, budget, v)) {
+            memcpy(c->v, v, sizeof *v);
+            c->node_limit = budget;
+            c->fitness = compose_fitness(c->v, &r->initial_verdict);
+        }
+        free(v);
+    }
+    free(idx);
+    return stopped ? -1 : n;
 }
 
 static int run_generation(Run *r) {
@@ -439,13 +475,17 @@ static int run_generation(Run *r) {
 #pragma omp parallel for schedule(dynamic, 1)
     for (int i = 0; i < n_eval; i++) {
         if (interrupted || !ch[i].v) { stopped = 1; continue; }
+        ch[i].node_limit = o->node_limit;
         if (r->verify(&ch[i].pos, o->node_limit, ch[i].v)) ch[i].v->result = VERDICT_UNKNOWN;
         ch[i].fitness = compose_fitness(ch[i].v, &r->initial_verdict);
     }
+    int n_retry = stopped ? 0 : second_look(r, ch, n_eval);
+    if (n_retry < 0) stopped = 1;
     double t2 = util_now();
-    int n_mate = 0, n_perfect = 0, n_nomate = 0, n_unknown = 0;  /* verdicts, for generations.jsonl */
+    int n_mate = 0, n_perfect = 0, n_nomate = 0, n_unknown = 0, n_undecided = 0;  /* for generations.jsonl */
     for (int i = 0; i < n_eval && !stopped; i++) {
         int res = ch[i].v->result;
+        n_undecided += res == VERDICT_MATE && ch[i].v->undecided;
         n_mate += res == VERDICT_MATE;
         n_perfect += res == VERDICT_MATE && ch[i].v->perfect;
         n_nomate += res == VERDICT_NOMATE;
@@ -480,10 +520,11 @@ static int run_generation(Run *r) {
     if (f) {
         fprintf(f, "{\"generation\":%d,\"best\":%g,\"mean\":%.3f,\"archive\":%d,\"problems\":%d,\"longest\":%d,"
                    "\"screened\":%d,\"legal\":%d,\"verified\":%d,\"mate\":%d,\"perfect\":%d,\"nomate\":%d,\"unknown\":%d,"
+                   "\"undecided\":%d,\"retried\":%d,"
                    "\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
                    "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f}\n",
                 r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, n_mate, n_perfect,
-                n_nomate, n_unknown, bps, vps,
+                n_nomate, n_unknown, n_undecided, n_retry > 0 ? n_retry : 0, bps, vps,
                 td - t0, t1 - td, t2 - t1);
         fclose(f);
     }
@@ -517,8 +558,10 @@ static void print_summary(FILE *f, const Run *r, double seconds) {
             r->generation, r->written, r->archive_n, r->longest, best, sum / o->pop, seconds,
             interrupted ? "true" : "false");
     util_json_str(f, o->out_dir);
-    fprintf(f, ",\"seed\":%llu,\"pop\":%d,\"gens\":%d,\"method\":\"%s\",\"nodes\":%llu,\"device\":",
-            (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit);
+    fprintf(f, ",\"seed\":%llu,\"pop\":%d,\"gens\":%d,\"method\":\"%s\",\"nodes\":%llu,\"retry\":%d,"
+               "\"retry_nodes\":%llu,\"device\":",
+            (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit, o->retry,
+            (unsigned long long)(o->retry_nodes ? o->retry_nodes : 10 * o->node_limit));
     util_json_str(f, r->device);
     fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f}\n",
             r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify);

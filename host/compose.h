@@ -16,6 +16,7 @@ typedef struct {
     int result;        /* VERDICT_* */
     int length;        /* plies of the main line when mate */
     int perfect;       /* mate, no 余詰, no 駒余り */
+    int undecided;     /* mate, no flaw found, but a limit stopped a test: perhaps perfect */
     int pv_len;
     Move pv[VERDICT_PV_MAX];
     uint64_t nodes;
@@ -31,6 +32,10 @@ typedef struct {
     int pop, gens, ones, tournament, oversample, threads, method, resume, quiet;
     double mutation, archive_rate;
     uint64_t seed, node_limit;
+    /* second look: the `retry` longest undecided mates of a generation are verified
+     * again with retry_nodes (0: 10 x node_limit) */
+    int retry;
+    uint64_t retry_nodes;
     const char *out_dir;
     /* screening engine: device spec as `tsumegen screen --device` (NULL: $TSUMEGEN_DEVICE
      * or auto), points weights file (NULL: built in), pocl threads (0: pocl's default) */

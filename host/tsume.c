@@ -120,95 +120,110 @@ static int same_but_promo(Move a, Move b) {
     return !move_is_drop(a) && !move_is_drop(b) && (a & ~MOVE_PROMO) == (b & ~MOVE_PROMO) && a != b;
 }
 
-/* Flaws and notes along the main line. */
-static void analyse_line(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
+/* Flaws and notes at ply k of the main line (pos is the position before it). */
+static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *pos, int k, const uint64_t *keys,
+                         MoveList *ml, int attacker) {
+    int L = a->npv, n = L - k;
+    char buf[TS_NOTE_LEN], mv[8];
+    buf[0] = 0;
+    if (pos->side == attacker) {
+        gen_checks(pos, ml);
+        for (int i = 0; i < ml->count; i++) {
+            Move m = ml->moves[i];
+            if (m == a->pv[k]) continue;
+            if (n == 1 && o->first_flaw) break;  /* final-move alternatives are only notes */
+            Undo u;
+            pos_do_move(pos, m, &u);
+            move_format(m, mv);
+            if (n == 1) {
+                DfResult r = df_search(c, pos, 0, DF_FUTILE);
+                if (r.result == DF_PROVEN && strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
+                if (r.result == DF_UNKNOWN) a->notes_incomplete = 1;
+            } else {
+                int detour = 0;
+                for (int j = k + 1; j <= L; j++) detour |= keys[j] == pos_key(pos);
+                DfResult r = {DF_DISPROVEN, 0, 0};
+                int dalt = o->yozume_extra < 0 ? DF_MAX_DEPTH : n + o->yozume_extra;
+                df_set_no_rep(c, dalt < DF_MAX_DEPTH);
+                if (!detour) r = df_search(c, pos, dalt, DF_PLAIN);
+                if (r.result == DF_PROVEN) {  /* mates; does it need a later main-line position? */
+                    df_set_forbidden(c, keys + k + 1, L - k);
+                    r = df_search(c, pos, dalt, DF_PLAIN);
+                    df_set_forbidden(c, NULL, 0);
+                }
+                df_set_no_rep(c, 1);  /* the analysis runs bounded futile-rule queries */
+                if (r.result == DF_UNKNOWN) a->complete = 0;
+                else if (r.result == DF_PROVEN) {
+                    if (same_but_promo(m, a->pv[k])) {
+                        char note[64];
+                        snprintf(note, sizeof note, "%s", mv);
+                        add_note(a, "promotion_optional: ply %d %s also mates", note, k + 1);
+                    } else if (a->nyozume < TS_MAX_YOZUME) {
+                        a->yozume[a->nyozume].ply = k + 1;
+                        a->yozume[a->nyozume].move = m;
+                        a->yozume[a->nyozume].length = 1 + r.len;
+                        a->nyozume++;
+                    } else a->nyozume++;
+                }
+            }
+            pos_undo_move(pos, m, &u);
+            if (a->nyozume && o->first_flaw) return;
+        }
+        if (buf[0]) add_note(a, "final_move_alternatives: ply %d%s", buf, k + 1);
+        return;
+    }
+    if (o->first_flaw) return;  /* 変同 is a note, not a flaw */
+    int nd = df_real_defences(c, pos, n, ml);
+    int same = 0;
+    for (int i = 0; i < nd; i++) {
+        Move m = ml->moves[i];
+        if (m == a->pv[k]) continue;
+        Undo u;
+        pos_do_move(pos, m, &u);
+        int is_max = 1;
+        if (n - 3 >= 1) {
+            DfResult r = df_search(c, pos, n - 3, DF_FUTILE);
+            if (r.result == DF_UNKNOWN) a->notes_incomplete = 1;
+            is_max = r.result == DF_DISPROVEN;
+        }
+        pos_undo_move(pos, m, &u);
+        if (is_max) {
+            same++;
+            move_format(m, mv);
+            if (strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
+        }
+    }
+    if (nd < 0) a->notes_incomplete = 1;
+    if (same) add_note(a, "henka_dou: ply %d%s", buf, k + 1);
+}
+
+/* Flaws and notes along the main line: every ply from the root, or with
+ * first_flaw from the last ply back (the cheap, shallow searches first) until
+ * the first flaw. */
+static void analyse_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root) {
     int L = a->npv;
     uint64_t *keys = malloc(sizeof(uint64_t) * (L + 1));
+    Position *line = malloc(sizeof(Position) * (L + 1));
     MoveList *ml = malloc(sizeof *ml);
-    Position pos = *root;
-    keys[0] = pos_key(&pos);
-    for (int k = 0; k < L; k++) {
-        Undo u;
-        pos_do_move(&pos, a->pv[k], &u);
-        keys[k + 1] = pos_key(&pos);
-    }
-    pos = *root;
-    int attacker = root->side;
-    for (int k = 0; k < L && !df_aborted(c); k++) {
-        int n = L - k;
-        char buf[TS_NOTE_LEN], mv[8];
-        buf[0] = 0;
-        if (pos.side == attacker) {
-            gen_checks(&pos, ml);
-            for (int i = 0; i < ml->count; i++) {
-                Move m = ml->moves[i];
-                if (m == a->pv[k]) continue;
-                Undo u;
-                pos_do_move(&pos, m, &u);
-                move_format(m, mv);
-                if (n == 1) {
-                    DfResult r = df_search(c, &pos, 0, DF_FUTILE);
-                    if (r.result == DF_PROVEN && strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
-                    if (r.result == DF_UNKNOWN) a->complete = 0;
-                } else {
-                    int detour = 0;
-                    for (int j = k + 1; j <= L; j++) detour |= keys[j] == pos_key(&pos);
-                    DfResult r = {DF_DISPROVEN, 0, 0};
-                    int dalt = o->yozume_extra < 0 ? DF_MAX_DEPTH : n + o->yozume_extra;
-                    df_set_no_rep(c, dalt < DF_MAX_DEPTH);
-                    if (!detour) r = df_search(c, &pos, dalt, DF_PLAIN);
-                    if (r.result == DF_PROVEN) {  /* mates; does it need a later main-line position? */
-                        df_set_forbidden(c, keys + k + 1, L - k);
-                        r = df_search(c, &pos, dalt, DF_PLAIN);
-                        df_set_forbidden(c, NULL, 0);
-                    }
-                    df_set_no_rep(c, 1);  /* the analysis runs bounded futile-rule queries */
-                    if (r.result == DF_UNKNOWN) a->complete = 0;
-                    else if (r.result == DF_PROVEN) {
-                        if (same_but_promo(m, a->pv[k])) {
-                            char note[64];
-                            snprintf(note, sizeof note, "%s", mv);
-                            add_note(a, "promotion_optional: ply %d %s also mates", note, k + 1);
-                        } else if (a->nyozume < TS_MAX_YOZUME) {
-                            a->yozume[a->nyozume].ply = k + 1;
-                            a->yozume[a->nyozume].move = m;
-                            a->yozume[a->nyozume].length = 1 + r.len;
-                            a->nyozume++;
-                        } else a->nyozume++;
-                    }
-                }
-                pos_undo_move(&pos, m, &u);
-            }
-            if (buf[0]) add_note(a, "final_move_alternatives: ply %d%s", buf, k + 1);
-        } else {
-            int nd = df_real_defences(c, &pos, n, ml);
-            int same = 0;
-            for (int i = 0; i < nd; i++) {
-                Move m = ml->moves[i];
-                if (m == a->pv[k]) continue;
-                Undo u;
-                pos_do_move(&pos, m, &u);
-                int is_max = 1;
-                if (n - 3 >= 1) {
-                    DfResult r = df_search(c, &pos, n - 3, DF_FUTILE);
-                    if (r.result == DF_UNKNOWN) a->complete = 0;
-                    is_max = r.result == DF_DISPROVEN;
-                }
-                pos_undo_move(&pos, m, &u);
-                if (is_max) {
-                    same++;
-                    move_format(m, mv);
-                    if (strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
-                }
-            }
-            if (nd < 0) a->complete = 0;
-            if (same) add_note(a, "henka_dou: ply %d%s", buf, k + 1);
+    if (!keys || !line || !ml) {
+        a->complete = 0;
+    } else {
+        line[0] = *root;
+        keys[0] = pos_key(root);
+        for (int k = 0; k < L; k++) {
+            Undo u;
+            line[k + 1] = line[k];
+            pos_do_move(&line[k + 1], a->pv[k], &u);
+            keys[k + 1] = pos_key(&line[k + 1]);
         }
-        Undo u;
-        pos_do_move(&pos, a->pv[k], &u);
+        for (int i = 0; i < L && !df_aborted(c) && !(o->first_flaw && a->nyozume); i++) {
+            int k = o->first_flaw ? L - 1 - i : i;
+            analyse_node(c, o, a, &line[k], k, keys, ml, root->side);
+        }
+        if (df_aborted(c)) a->complete = 0;
     }
-    if (df_aborted(c)) a->complete = 0;
     free(ml);
+    free(line);
     free(keys);
 }
 
@@ -236,8 +251,8 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
             if (left >= 0 && a->npv == L) {
                 a->leftover = left;
                 a->complete = 1;
-                if (o->flaws) analyse_line(c, root, o, a);
-                else a->complete = 0;
+                if (!o->flaws) a->complete = 0;
+                else if (!(o->first_flaw && left > 0)) analyse_line(c, o, a, root);
             } else {
                 a->npv = 0;
                 if (left == -1) snprintf(a->verify_msg, sizeof a->verify_msg, "main line extraction failed");
@@ -246,6 +261,7 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
         a->perfect = a->exact_length && a->complete && a->npv == a->length && a->leftover == 0 && a->nyozume == 0;
         if (!a->exact_length) add_note(a, "length_upper_bound: limit hit before proving no mate in %d%s", "", a->length - 2);
         else if (!a->complete && o->flaws) add_note(a, "flaw_analysis_incomplete%.0d%s", "", 0);
+        if (a->notes_incomplete) add_note(a, "notes_incomplete: a limit stopped a 変同 or final-move test%.0d%s", "", 0);
         df_set_no_rep(c, 0);
         if (o->verify) {
             Position p2 = *root;

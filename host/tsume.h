@@ -26,6 +26,7 @@ typedef struct {
     int leftover;       /* attacker pieces in hand at the end of the main line */
     int perfect;
     int complete;       /* every flaw test was decided */
+    int notes_incomplete; /* a limit stopped a notes-only test (変同, final-move alternatives) */
     TsYozume yozume[TS_MAX_YOZUME];
     int nyozume;
     char notes[TS_MAX_NOTES][TS_NOTE_LEN];
@@ -44,6 +45,8 @@ typedef struct {
     int verify;           /* run the independent proof checker */
     int yozume_extra;     /* 余詰 search bound: an alternative at a node with n plies left is
                              searched to n + yozume_extra plies; < 0: unbounded (may not finish) */
+    int first_flaw;       /* composer mode: stop at the first flaw (none of 駒余り, then 余詰 from the
+                             last ply back) and skip the notes-only tests */
 } TsOptions;
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */

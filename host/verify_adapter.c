@@ -18,6 +18,7 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     o.node_limit = node_limit;
     o.flaws = 1;
     o.yozume_extra = 6;  /* the same 余詰 bound as `tsumegen solve` by default */
+    o.first_flaw = 1;    /* the composer needs "perfect or not", not every flaw and note */
     ts_solve(thread_ctx, pos, &o, a);
     memset(out, 0, offsetof(Verdict, pv));
     out->result = a->result == TS_MATE ? VERDICT_MATE : a->result == TS_NOMATE ? VERDICT_NOMATE : VERDICT_UNKNOWN;
@@ -26,6 +27,9 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     out->pv_len = a->npv < VERDICT_PV_MAX ? a->npv : VERDICT_PV_MAX;
     memcpy(out->pv, a->pv, sizeof(Move) * (size_t)out->pv_len);
     out->nodes = a->nodes;
+    /* mate with no flaw found, but a limit stopped the exact length or a flaw test */
+    out->undecided = a->result == TS_MATE && !out->perfect && a->nyozume == 0 &&
+                     (!a->exact_length || !a->complete) && !(a->exact_length && a->npv == a->length && a->leftover > 0);
     free(a);
     return 0;
 }

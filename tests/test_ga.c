@@ -4,6 +4,7 @@
 #include <string.h>
 #include "test.h"
 #include "../host/compose.h"
+#include "../host/verify_adapter.h"
 #include "../host/ga.h"
 #include "../host/screen.h"
 #include "../host/sfen.h"
@@ -141,4 +142,20 @@ TEST(compose_screen_score_order) {
     /* inside the band only the tie-break orders */
     a.points = 101000; b.points = 114000;
     CHECK(compose_screen_score(&a, 0.5) > compose_screen_score(&b, 0.4));
+}
+
+/* The composer's verdict: "undecided" marks a mate whose flaw tests a limit
+ * stopped (worth a second look with more nodes), never a decided flaw. */
+TEST(compose_verdict_undecided) {
+    Verdict *v = malloc(sizeof *v);
+    Position p11 = test_load("+Ngkr5/1g7/3+S5/+S1B6/9/9/9/9/9 b rb2g2s3n4l18p 1");  /* ShogiBoardQ 11-ply */
+    CHECK(!verify_for_compose(&p11, 1000, v));
+    CHECK(v->result == VERDICT_MATE && !v->perfect && v->undecided);
+    CHECK(!verify_for_compose(&p11, 200000, v));
+    CHECK(v->result == VERDICT_MATE && v->perfect && !v->undecided);
+    CHECK_EQ_U64(v->length, 11);
+    Position left = test_load("4k4/9/4P4/9/9/9/9/9/9 b 2G 1");  /* mates in 1 with a gold left over */
+    CHECK(!verify_for_compose(&left, 1000, v));
+    CHECK(v->result == VERDICT_MATE && !v->perfect && !v->undecided);
+    free(v);
 }
