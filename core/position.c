@@ -77,6 +77,27 @@ void pos_do_move(Position *pos, Move m, Undo *u) {
     TG_ASSERT(pos_check(pos) == 0);  /* debug builds (make check) verify every move */
 }
 
+/* The keys pos_do_move would give, without touching pos: a child's table slot can
+ * then be prefetched before the child is visited. */
+void pos_keys_after(const Position *pos, Move m, uint64_t *board_key, uint64_t *hand_key) {
+    int us = pos->side, to = move_to(m);
+    uint64_t b = pos->board_key ^ ZOBRIST_SIDE, h = pos->hand_key;
+    if (move_is_drop(m)) {
+        int pt = move_drop_type(m);
+        h -= ZOBRIST_HAND[us][pt];
+        b ^= ZOBRIST_PSQ[make_piece(us, pt)][to];
+    } else {
+        int from = move_from(m), pc = pos->board[from], cap = pos->board[to];
+        if (cap) {
+            h += ZOBRIST_HAND[us][raw_type(piece_type(cap))];
+            b ^= ZOBRIST_PSQ[cap][to];
+        }
+        b ^= ZOBRIST_PSQ[pc][from] ^ ZOBRIST_PSQ[move_is_promo(m) ? pc + PROMOTE : pc][to];
+    }
+    *board_key = b;
+    *hand_key = h;
+}
+
 void pos_undo_move(Position *pos, Move m, const Undo *u) {
     int us = pos->side ^ 1, to = move_to(m);
     pos->side = (uint8_t)us;

@@ -32,6 +32,8 @@ void pos_compute_keys(const Position *pos, uint64_t *board_key, uint64_t *hand_k
 /* Full position key: board, side to move and both hands. */
 TG_INLINE uint64_t pos_key(const Position *pos) { return pos->board_key ^ pos->hand_key; }
 void pos_do_move(Position *pos, Move m, Undo *u);
+/* The board and hand keys of the position after m (pos is unchanged). */
+void pos_keys_after(const Position *pos, Move m, uint64_t *board_key, uint64_t *hand_key);
 void pos_undo_move(Position *pos, Move m, const Undo *u);
 
 TG_INLINE Bitboard pieces_ct(const Position *pos, int c, int pt) { return bb_and(pos->by_color[c], pos->by_type[pt]); }

@@ -14,7 +14,7 @@ enum { VERDICT_NOMATE = 0, VERDICT_MATE = 1, VERDICT_UNKNOWN = 2 };
 /* What the composer needs from the exact verifier. */
 typedef struct {
     int result;        /* VERDICT_* */
-    int length;        /* plies of the main line when mate */
+    int length;        /* plies of the main line when mate (a proven lower bound when undecided) */
     int perfect;       /* mate, no 余詰, no 駒余り */
     int undecided;     /* mate, no flaw found, but a limit stopped a test: perhaps perfect */
     int pv_len;

@@ -92,7 +92,7 @@ DfCtx *df_new(size_t hash_mb) {
     if (hash_mb < 1) hash_mb = 1;
     size_t bytes = hash_mb << 20, n = 1;
     while (n * 2 * CLUSTER * sizeof(Entry) <= bytes) n *= 2;
-    c->tt = calloc(n * CLUSTER, sizeof(Entry));
+    c->tt = util_alloc_large(n * CLUSTER * sizeof(Entry));
     c->cmask = n - 1;
     c->fmask = (1u << 14) - 1;
     c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
@@ -279,6 +279,23 @@ static void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode
         p->flags = nomate >= NOMATE_ABS ? 0 : DF_DEPTH;
         if (nomate_nd < depth && nomate < NOMATE_ABS) p->flags |= DF_DREF;
     }
+}
+
+/* Starts loading the cluster of key into the cache (probes are random accesses,
+ * and most of a node's time went into waiting for them one child at a time). */
+static void prefetch_cluster(const DfCtx *c, uint64_t key) {
+    const char *p = (const char *)(c->tt + (key & c->cmask) * CLUSTER);
+    for (size_t off = 0; off < CLUSTER * sizeof(Entry); off += 64) __builtin_prefetch(p + off);
+}
+
+/* Prefetches what init_child will probe for the child after m: its own cluster
+ * and, under the futile rule, the plain-rule cluster that borrow_plain reads. */
+static void prefetch_child(const DfCtx *c, const Position *pos, Move m, int mode) {
+    uint64_t bk, hk;
+    pos_keys_after(pos, m, &bk, &hk);
+    uint64_t plain = bk ^ SALT_PLAIN ^ salt_of(c);
+    if (mode == DF_FUTILE) prefetch_cluster(c, (bk ^ hk) ^ SALT_FUTILE);
+    prefetch_cluster(c, plain);
 }
 
 static void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, const Nd *r,
@@ -683,6 +700,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         FutEntry *fe = fut_probe(c, key);
         if (fe) { fmask = fe->mask; fknown = fe->known; }
     }
+    for (int i = 0; i < n; i++) prefetch_child(c, pos, f->ml.moves[i], mode);
     for (int i = 0, j = 0; i < n; i++) {
         f->act[i] = 1;
         if (fut_and && move_is_drop(f->ml.moves[i])) {
@@ -824,11 +842,28 @@ DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode) {
     return res;
 }
 
-int df_exact_or(DfCtx *c, Position *pos, int ub) {
+/* Bottom-up: "mate within d?" for d = 1, 3, 5, ... until a proof; each disproof
+ * raises the lower bound, so a limit still leaves a proven "no mate in < *lb". */
+static int exact_or_up(DfCtx *c, Position *pos, int ub, int *lb) {
+    for (int d = 1; d < ub; d += 2) {
+        Nd r;
+        mid(c, pos, d, DF_FUTILE, INF, INF, 0, &r);
+        if (c->aborted) return -2;
+        if (r.pn == 0) return r.len;
+        *lb = d + 2;
+    }
+    return ub;  /* mated within ub (a plain proof of ub is a futile-rule proof within ub) */
+}
+
+int df_exact_or(DfCtx *c, Position *pos, int ub, int *lb) {
     if (c->aborted) return -2;
     if (ub > DF_MAX_DEPTH) ub = DF_MAX_DEPTH;
     set_conv(c, pos);
     c->path_n = c->path_base = 0;
+    if (lb) {
+        *lb = 1;
+        return exact_or_up(c, pos, ub, lb);
+    }
     return exact_or_at(c, pos, ub, 0);
 }
 

@@ -70,8 +70,10 @@ void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n);
  * disproof is then a plain "no mate within d" and is cached). */
 void df_set_no_rep(DfCtx *c, int on);
 /* Exact shortest mate length (DF_FUTILE rule) of an OR node known to be mated
- * within ub; -1 if not mated within ub, -2 if a limit was hit. */
-int df_exact_or(DfCtx *c, Position *pos, int ub);
+ * within ub; -1 if not mated within ub, -2 if a limit was hit.  lb NULL: top
+ * down (prove within ub, then within the proof's length - 2, until a disproof);
+ * else bottom up from 1, and *lb is the proven lower bound when a limit hits. */
+int df_exact_or(DfCtx *c, Position *pos, int ub, int *lb);
 /* The defences that count at an AND node under the futile rule (all evasions minus
  * futile drops); value = a bound on the node's mate length (0 = unknown).  Returns the count, -2 if a limit was hit.  For an AND node where
  * some non-drop defence is not mated at all, futile drops cannot be decided and

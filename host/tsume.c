@@ -242,9 +242,10 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
         a->plain_len = r.len;
         a->length = r.len;
         df_set_no_rep(c, 1);  /* bounded queries from here on: every disproof is cacheable */
-        int L = df_exact_or(c, &pos, r.len);
+        a->length_lb = 1;
+        int L = df_exact_or(c, &pos, r.len, o->first_flaw ? &a->length_lb : NULL);
         if (L > 0) {
-            a->length = L;
+            a->length = a->length_lb = L;
             a->exact_length = 1;
             LineCtx lc = {c, attacker, 64};
             int left = line_from(&lc, &pos, L, a->pv, &a->npv);

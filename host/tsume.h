@@ -21,6 +21,7 @@ typedef struct {
     int result;
     int length;         /* exact length (plies) when exact_length */
     int exact_length;   /* 0: a limit stopped the "no mate in L-2" proof; length is an upper bound */
+    int length_lb;      /* proven lower bound on the length (= length when exact) */
     Move pv[TS_MAX_PV];
     int npv;
     int leftover;       /* attacker pieces in hand at the end of the main line */
@@ -45,8 +46,9 @@ typedef struct {
     int verify;           /* run the independent proof checker */
     int yozume_extra;     /* 余詰 search bound: an alternative at a node with n plies left is
                              searched to n + yozume_extra plies; < 0: unbounded (may not finish) */
-    int first_flaw;       /* composer mode: stop at the first flaw (none of 駒余り, then 余詰 from the
-                             last ply back) and skip the notes-only tests */
+    int first_flaw;       /* composer mode: exact length bottom up (a limit leaves a lower bound),
+                             stop at the first flaw (駒余り, then 余詰 from the last ply back)
+                             and skip the notes-only tests */
 } TsOptions;
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */

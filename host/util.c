@@ -1,6 +1,10 @@
 /* util.c - small helpers shared by the host modules (see util.h). */
+#define _DEFAULT_SOURCE 1  /* madvise(MADV_HUGEPAGE) */
 #include "util.h"
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 double util_now(void) {
@@ -25,4 +29,20 @@ void util_json_str(FILE *f, const char *s) {
         else fputc(*s, f);
     }
     fputc('"', f);
+}
+
+/* Transposition tables are probed at random: with 4 KiB pages nearly every probe
+ * also misses the TLB (a 32 MiB table measured 1.6x slower per node than a 2 MiB
+ * one).  2 MiB alignment lets the kernel back the block with huge pages where
+ * transparent huge pages are in "madvise" mode (Debian's default). */
+#define HUGE_PAGE ((size_t)2 << 20)
+void *util_alloc_large(size_t bytes) {
+    size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    void *p = bytes >= HUGE_PAGE ? aligned_alloc(HUGE_PAGE, rounded) : NULL;
+    if (!p) return calloc(1, bytes);
+#ifdef MADV_HUGEPAGE
+    madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, rounded);
+    return p;
 }

@@ -11,5 +11,8 @@ double util_now(void);
 int util_fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Writes s to f as a quoted JSON string ('"' and '\' escaped, control characters as \uXXXX). */
 void util_json_str(FILE *f, const char *s);
+/* Zeroed memory for a large table, backed by huge pages where the system allows
+ * (free with free()). */
+void *util_alloc_large(size_t bytes);
 
 #endif

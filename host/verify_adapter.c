@@ -22,7 +22,9 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     ts_solve(thread_ctx, pos, &o, a);
     memset(out, 0, offsetof(Verdict, pv));
     out->result = a->result == TS_MATE ? VERDICT_MATE : a->result == TS_NOMATE ? VERDICT_NOMATE : VERDICT_UNKNOWN;
-    out->length = a->length;
+    /* an unproven length counts as its proven lower bound: the GA must not reward
+     * boards for being hard to verify (the upper bound is often far off) */
+    out->length = a->exact_length ? a->length : a->length_lb;
     out->perfect = a->result == TS_MATE && a->perfect && a->complete && a->exact_length;
     out->pv_len = a->npv < VERDICT_PV_MAX ? a->npv : VERDICT_PV_MAX;
     memcpy(out->pv, a->pv, sizeof(Move) * (size_t)out->pv_len);

@@ -52,8 +52,11 @@ TEST(random_games_consistency) {
                 Undo u;
                 Move m = legal.moves[i];
                 int gc = move_gives_check(&pos, &ci, m);
+                uint64_t bk, hk;
+                pos_keys_after(&pos, m, &bk, &hk);
                 pos_do_move(&pos, m, &u);
                 CHECK(gc == in_check(&pos));
+                CHECK(bk == pos.board_key && hk == pos.hand_key);  /* the prefetch keys */
                 pos_undo_move(&pos, m, &u);
                 if (gc) { n_checks++; CHECK(contains(&checks, m)); }
             }

@@ -100,7 +100,12 @@ TEST(dfpn_depth_bounds) {
     CHECK(r1.result == DF_DISPROVEN && (r1.flags & DF_DEPTH));
     CHECK(r3.result == DF_PROVEN && r3.len == 3);
     CHECK(p.result == DF_PROVEN && p.len >= 3);
-    CHECK_EQ_U64(df_exact_or(c, &pos, p.len), 3);
+    CHECK_EQ_U64(df_exact_or(c, &pos, p.len, NULL), 3);
+    int lb = 0;  /* bottom up: the same length */
+    CHECK_EQ_U64(df_exact_or(c, &pos, p.len, &lb), 3);
+    df_begin(c, BLACK, 1, 0);  /* a limit before the proof: a lower bound, never above 3 */
+    CHECK_EQ_U64(df_exact_or(c, &pos, 11, &lb), (uint64_t)-2);
+    CHECK(lb >= 1 && lb <= 3 && lb % 2 == 1);
 }
 
 /* The final-position test of the checker: a plain mate, and sug20's end (drops left, all futile). */
