@@ -20,13 +20,23 @@
 #define SALT_FUTILE 0xC2B2AE3D27D4EB4Full
 
 typedef struct {
-    uint64_t key, pn, dn;
+    uint64_t pn, dn;
     uint32_t work;
     Move best;
     int16_t depth, mate_len, nomate, nomate_nd;  /* nomate_nd: disproof tree without drop refutations */
-    uint16_t gen;
     uint8_t ah[8], dh[8];
 } Entry;
+
+/* A bucket of CLUSTER entries, keys and generations first: a probe reads one
+ * cache line to find its matches (most probes of new children find none) and
+ * touches an entry's body only on a match. */
+typedef struct {
+    uint64_t key[CLUSTER];
+    uint16_t gen[CLUSTER];
+    uint8_t pad[64 - CLUSTER * 10];  /* entries start on the next cache line */
+    Entry e[CLUSTER];
+} Cluster;
+_Static_assert(sizeof(Entry) == 48 && sizeof(Cluster) == 256, "a cluster is four cache lines");
 
 typedef struct {
     uint64_t key, mask, known;  /* bit j: j-th drop of gen_evasions is futile / was tested */
@@ -57,7 +67,7 @@ typedef struct {
 #define REP_BITS 16
 
 struct DfCtx {
-    Entry *tt;
+    Cluster *tt;
     size_t cmask;  /* number of clusters - 1 */
     FutEntry *fut;
     size_t fmask;
@@ -91,8 +101,8 @@ DfCtx *df_new(size_t hash_mb) {
     if (!c) return NULL;
     if (hash_mb < 1) hash_mb = 1;
     size_t bytes = hash_mb << 20, n = 1;
-    while (n * 2 * CLUSTER * sizeof(Entry) <= bytes) n *= 2;
-    c->tt = util_alloc_large(n * CLUSTER * sizeof(Entry));
+    while (n * 2 * sizeof(Cluster) <= bytes) n *= 2;
+    c->tt = util_alloc_large(n * sizeof(Cluster));
     c->cmask = n - 1;
     c->fmask = (1u << 14) - 1;
     c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
@@ -113,7 +123,7 @@ void df_free(DfCtx *c) {
 void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
     c->gen++;
     if (c->gen == 0) {  /* wrapped: really clear */
-        memset(c->tt, 0, (c->cmask + 1) * CLUSTER * sizeof(Entry));
+        memset(c->tt, 0, (c->cmask + 1) * sizeof(Cluster));
         memset(c->fut, 0, (c->fmask + 1) * sizeof(FutEntry));
         memset(c->rep, 0, ((size_t)1 << REP_BITS) * sizeof(RepEntry));
         c->gen = 1;
@@ -148,7 +158,7 @@ void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n) {
 
 double df_hashfull(const DfCtx *c) {
     size_t used = 0, n = (c->cmask + 1) * CLUSTER, step = n / 4096 + 1, seen = 0;
-    for (size_t i = 0; i < n; i += step, seen++) used += c->tt[i].gen == c->gen;
+    for (size_t i = 0; i < n; i += step, seen++) used += c->tt[i / CLUSTER].gen[i % CLUSTER] == c->gen;
     return seen ? (double)used / seen : 0;
 }
 
@@ -215,9 +225,10 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int depth, Probe *
     uint8_t ah[8], dh[8];
     uint64_t key = node_key(pos, DF_PLAIN);
     hands_of(c, pos, DF_PLAIN, ah, dh);
-    const Entry *q = c->tt + (key & c->cmask) * CLUSTER;
+    const Cluster *cl = &c->tt[key & c->cmask];
+    const Entry *q = cl->e;
     for (int i = 0; i < CLUSTER; i++) {
-        if (q[i].gen != c->gen || q[i].key != key) continue;
+        if (cl->gen[i] != c->gen || cl->key[i] != key) continue;
         if (q[i].mate_len <= depth && q[i].mate_len < p->len && hand_ge(ah, q[i].ah) &&
             hand_ge(q[i].dh, dh)) {
             p->len = q[i].mate_len;
@@ -240,10 +251,11 @@ static void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode
     memset(p->ph, 0, 8);
     uint8_t ah[8], dh[8];
     hands_of(c, pos, mode, ah, dh);
-    const Entry *e = c->tt + (key & c->cmask) * CLUSTER;
+    const Cluster *cl = &c->tt[key & c->cmask];
+    const Entry *e = cl->e;
     int nomate = -1, nomate_nd = -1;
     for (int i = 0; i < CLUSTER; i++) {
-        if (e[i].gen != c->gen || e[i].key != key) continue;
+        if (cl->gen[i] != c->gen || cl->key[i] != key) continue;
         int same = !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8);
         int strong = same || (mode != DF_FUTILE && hand_ge(ah, e[i].ah) && hand_ge(e[i].dh, dh));
         int weak = same || (mode != DF_FUTILE && hand_ge(e[i].ah, ah) && hand_ge(dh, e[i].dh));
@@ -284,8 +296,8 @@ static void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode
 /* Starts loading the cluster of key into the cache (probes are random accesses,
  * and most of a node's time went into waiting for them one child at a time). */
 static void prefetch_cluster(const DfCtx *c, uint64_t key) {
-    const char *p = (const char *)(c->tt + (key & c->cmask) * CLUSTER);
-    for (size_t off = 0; off < CLUSTER * sizeof(Entry); off += 64) __builtin_prefetch(p + off);
+    const char *p = (const char *)&c->tt[key & c->cmask];
+    __builtin_prefetch(p);
 }
 
 /* Prefetches what init_child will probe for the child after m: its own cluster
@@ -304,20 +316,23 @@ static void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int 
     uint8_t ah[8], dh[8];
     hands_of(c, pos, mode, ah, dh);
     if (r->pn == 0 && mode != DF_FUTILE) memcpy(ah, r->ph, 8);  /* a proof holds for its proof hand */
-    Entry *e = c->tt + (key & c->cmask) * CLUSTER, *t = NULL;
+    Cluster *cl = &c->tt[key & c->cmask];
+    Entry *e = cl->e, *t = NULL;
     for (int i = 0; i < CLUSTER; i++)
-        if (e[i].gen == c->gen && e[i].key == key && !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8)) {
+        if (cl->gen[i] == c->gen && cl->key[i] == key && !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8)) {
             t = &e[i];
             break;
         }
     if (!t) {
+        int slot = 0;
         for (int i = 0; i < CLUSTER; i++) {
-            if (e[i].gen != c->gen) { t = &e[i]; break; }
-            if (!t || e[i].work < t->work) t = &e[i];
+            if (cl->gen[i] != c->gen) { slot = i; break; }
+            if (e[i].work < e[slot].work) slot = i;
         }
+        t = &e[slot];
         memset(t, 0, sizeof *t);
-        t->key = key;
-        t->gen = c->gen;
+        cl->key[slot] = key;
+        cl->gen[slot] = c->gen;
         t->mate_len = NO_LEN;
         t->nomate = t->nomate_nd = -1;
         t->depth = -1;  /* no (pn, dn) yet */
