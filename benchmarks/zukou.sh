@@ -4,7 +4,8 @@
 # (recorded length, our verdict, exact length or upper bound, seconds, nodes).
 #   bash benchmarks/zukou.sh [FIRST] [LAST] [TIME_MS] [THREADS]   (defaults 1 29 60000 1)
 # "exact" = no mate in L-2 was proved; "ub" = a mate of that length was found but
-# the limit stopped the proof that no shorter one exists; "unknown" = no mate found.
+# the limit stopped the proof that no shorter one exists ("proven at least": the
+# length is proved to be at least that); "unknown" = no mate found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FIRST=${1:-1}; LAST=${2:-29}; TIME=${3:-60000}; THREADS=${4:-1}
@@ -19,15 +20,16 @@ import json, sys
 d, limit = sys.argv[1], int(sys.argv[2])
 rows = [l.rstrip("\n").split("\t") for l in open(f"{d}/set.tsv")]
 outs = [json.loads(l) for l in open(f"{d}/out.jsonl")]
-print("| problem | recorded | result | length | status | s | nodes |")
-print("|---|---|---|---|---|---|---|")
+print("| problem | recorded | result | length | proven at least | status | s | nodes |")
+print("|---|---|---|---|---|---|---|---|")
 n_exact = n_rec = 0
 for (pid, rec, _), o in zip(rows, outs):
     ub = any("upper_bound" in x for x in o.get("notes", []))
     status = "unknown" if o["result"] != "mate" else ("ub" if ub else "exact")
     n_exact += status == "exact"
     n_rec += status == "exact" and o["length"] == int(rec)
-    print(f"| {pid} | {rec} | {o['result']} | {o['length'] or '-'} | {status} | {o['ms'] / 1000:.1f} | {o['nodes']} |")
+    lb = o.get("length_lb", o["length"]) if o["result"] == "mate" else "-"
+    print(f"| {pid} | {rec} | {o['result']} | {o['length'] or '-'} | {lb} | {status} | {o['ms'] / 1000:.1f} | {o['nodes']} |")
 print(f"\n{len(outs)} problems, limit {limit / 1000:.0f} s: {n_exact} exact ({n_rec} equal to the record), "
       f"{sum(o['result'] == 'mate' for o in outs)} mates found")
 PY

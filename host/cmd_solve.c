@@ -28,6 +28,9 @@ const char USAGE_SOLVE[] =
     "  {\"sfen\",\"result\":\"mate|nomate|unknown\",\"length\",\"pv\",\"perfect\",\"flaws\",\n"
     "   \"yozume\":[{\"ply\",\"move\",\"length\"}],\"notes\",\"nodes\",\"ms\"}\n"
     "result is unknown whenever a limit stopped the search; nomate is never a guess.\n"
+    "When a limit stops the exact-length proof, length is the mate found (an upper\n"
+    "bound) and the answer adds \"length_exact\":false and \"length_lb\": the length is\n"
+    "proven to be at least that (the search asks \"mate within 1, 3, 5, ...?\").\n"
     "  --hash MB     table per thread (default 32)\n"
     "  --nodes N     node limit per problem (default none)\n"
     "  --time MS     time limit per problem (default none)\n"
@@ -115,7 +118,7 @@ static void render(Job *j, const SolveOpts *o) {
     fprintf(f, ",\"result\":\"%s\"", RES[a->result]);
     if (a->result == TS_MATE) {
         fprintf(f, ",\"length\":%d", a->length);
-        if (!a->exact_length) fputs(",\"length_exact\":false", f);
+        if (!a->exact_length) fprintf(f, ",\"length_exact\":false,\"length_lb\":%d", a->length_lb);
         fputs(",\"pv\":[", f);
         for (int i = 0; i < a->npv; i++) {
             move_format(a->pv[i], mv);

@@ -2,8 +2,9 @@
  *
  * 1. Plain df-pn (every evasion a defence) decides mate / no mate and gives a proof
  *    length U.  Mate/no-mate does not depend on the futile rule.
- * 2. Exact length under the futile rule: prove "mate within U", then "within u-2"
- *    with u the length of the last proof, until disproved (so "no mate in L-2" is proved).
+ * 2. Exact length under the futile rule: "mate within d?" for d = 1, 3, 5, ... until
+ *    a proof (so "no mate in L-2" is proved); a limit leaves the bounds [d, U].
+ *    (Top down from U measured 13 % more nodes on the ShogiBoardQ sets, 2.6x on 11-ply.)
  * 3. Main line: the attacker plays a move whose child is mated within n-1; the
  *    defender a real defence of exact value n-1, ties broken by the fewest attacker
  *    pieces in hand at the end (bounded tie exploration).
@@ -243,7 +244,7 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
         a->length = r.len;
         df_set_no_rep(c, 1);  /* bounded queries from here on: every disproof is cacheable */
         a->length_lb = 1;
-        int L = df_exact_or(c, &pos, r.len, o->first_flaw ? &a->length_lb : NULL);
+        int L = df_exact_or(c, &pos, r.len, &a->length_lb);  /* bottom up: see df_exact_or */
         if (L > 0) {
             a->length = a->length_lb = L;
             a->exact_length = 1;
@@ -260,7 +261,11 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
             }
         }
         a->perfect = a->exact_length && a->complete && a->npv == a->length && a->leftover == 0 && a->nyozume == 0;
-        if (!a->exact_length) add_note(a, "length_upper_bound: limit hit before proving no mate in %d%s", "", a->length - 2);
+        if (!a->exact_length) {
+            char lb[32];
+            snprintf(lb, sizeof lb, " (at least %d)", a->length_lb);
+            add_note(a, "length_upper_bound: mate in %d found, limit hit before the shortest was proved%s", lb, a->length);
+        }
         else if (!a->complete && o->flaws) add_note(a, "flaw_analysis_incomplete%.0d%s", "", 0);
         if (a->notes_incomplete) add_note(a, "notes_incomplete: a limit stopped a 変同 or final-move test%.0d%s", "", 0);
         df_set_no_rep(c, 0);

@@ -46,9 +46,8 @@ typedef struct {
     int verify;           /* run the independent proof checker */
     int yozume_extra;     /* 余詰 search bound: an alternative at a node with n plies left is
                              searched to n + yozume_extra plies; < 0: unbounded (may not finish) */
-    int first_flaw;       /* composer mode: exact length bottom up (a limit leaves a lower bound),
-                             stop at the first flaw (駒余り, then 余詰 from the last ply back)
-                             and skip the notes-only tests */
+    int first_flaw;       /* composer mode: stop at the first flaw (駒余り, then 余詰 from the
+                             last ply back) and skip the notes-only tests */
 } TsOptions;
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */

@@ -46,6 +46,22 @@ TEST(solve_mate1_head_gold) {
     CHECK(a.perfect);
 }
 
+/* A node limit inside the length search leaves proven bounds around the true 11. */
+TEST(solve_length_bounds_at_a_limit) {
+    TsAnswer *a = malloc(sizeof *a);
+    Position pos = test_load("+Ngkr5/1g7/3+S5/+S1B6/9/9/9/9/9 b rb2g2s3n4l18p 1");  /* ShogiBoardQ 11-ply */
+    for (uint64_t n = 200; n <= 400; n += 100) {
+        TsOptions o = {n, 0, 0, 0, 6, 0};
+        ts_solve(ctx(), &pos, &o, a);
+        CHECK(a->result == TS_MATE && !a->exact_length);
+        CHECK(a->length_lb >= 1 && a->length_lb <= 11 && a->length >= 11);
+    }
+    TsOptions full = {0, 0, 0, 0, 6, 0};
+    ts_solve(ctx(), &pos, &full, a);
+    CHECK(a->exact_length && a->length == 11 && a->length_lb == 11);
+    free(a);
+}
+
 /* sug20: the final position still allows (futile) drops: mate 3, not 11 */
 TEST(solve_futile_drops_sug20) {
     TsAnswer a;
