@@ -35,12 +35,20 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 printed = json.loads(open(sys.argv[2]).read())
 want = {"generations": 4, "seed": 2, "pop": 30, "gens": 4, "method": "ga-archive", "device": "OpenMP",
-        "screened": 30 * 4 * 4, "interrupted": False}
+        "screened": 30 * 4 * 4, "interrupted": False, "retry": 8, "retry_nodes": 300000}
 bad = {k: s.get(k) for k, v in want.items() if s.get(k) != v}
 bad.update({k: s.get(k) for k in ("verified", "screen_s", "verify_s", "problems", "longest") if k not in s})
 if s != printed: bad["printed"] = printed
 if bad: print("summary.json:", bad)
 sys.exit(1 if bad else 0)
+PY
+python3 - "$d/a/generations.jsonl" <<'PY' && ok "generations.jsonl counts verdicts and second looks" || bad "generations.jsonl"
+import json, sys
+g = [json.loads(l) for l in open(sys.argv[1])]
+good = len(g) == 4 and all(
+    r["mate"] + r["nomate"] + r["unknown"] == r["verified"] and 0 <= r["retried"] <= 8
+    and 0 <= r["undecided"] <= r["mate"] - r["perfect"] for r in g)
+sys.exit(0 if good else 1)
 PY
 # the default device (pocl/GPU if present, else the OpenMP path) screens bit for bit
 # like OpenMP, so the same problems come out

@@ -1,0 +1,110 @@
+/* dfpn_impl.h - internals shared by the df-pn search (dfpn.c) and its tables
+ * (dfpn_table.c): limits, table entries, the search context.  Not an API. */
+#ifndef TSUMEGEN_DFPN_IMPL_H
+#define TSUMEGEN_DFPN_IMPL_H
+#include <stdint.h>
+#include "dfpn.h"
+
+#define INF ((uint64_t)1 << 48)
+#define MAXPLY 2400
+#define NO_LEN 32767
+#define NOMATE_ABS 32000
+#define DF_DREF 4  /* disproof flag: some defender refutation in its tree is a drop */
+#define CLUSTER 4
+#define SALT_PLAIN 0x9E3779B97F4A7C15ull
+#define SALT_FUTILE 0xC2B2AE3D27D4EB4Full
+
+typedef struct {
+    uint64_t pn, dn;
+    uint32_t work;
+    Move best;
+    int16_t depth, mate_len, nomate, nomate_nd;  /* nomate_nd: disproof tree without drop refutations */
+    uint8_t ah[8], dh[8];
+} Entry;
+
+/* A bucket of CLUSTER entries, keys and generations first: a probe reads one
+ * cache line to find its matches (most probes of new children find none) and
+ * touches an entry's body only on a match. */
+typedef struct {
+    uint64_t key[CLUSTER];
+    uint16_t gen[CLUSTER];
+    uint8_t pad[64 - CLUSTER * 10];  /* entries start on the next cache line */
+    Entry e[CLUSTER];
+} Cluster;
+_Static_assert(sizeof(Entry) == 48 && sizeof(Cluster) == 256, "a cluster is four cache lines");
+
+typedef struct {
+    uint64_t key, mask, known;  /* bit j: j-th drop of gen_evasions is futile / was tested */
+    int16_t le;                 /* L(E), -1 until computed */
+    uint16_t gen;
+} FutEntry;
+
+typedef struct {
+    MoveList ml;
+    uint64_t pn[MAX_MOVES], dn[MAX_MOVES];
+    int16_t len[MAX_MOVES];
+    uint8_t flg[MAX_MOVES], act[MAX_MOVES];
+    uint8_t ph[MAX_MOVES][8];  /* proven children: the attacker's proof hand */
+    int16_t rl[MAX_MOVES];     /* DF_REP children: the lowest path index their disproof assumes */
+    int16_t rh[MAX_MOVES];     /* ... and the highest */
+} Frame;
+
+/* Path-bound disproofs (DF_REP): valid wherever every path position they assumed
+ * is on the path again.  Kept per position with the hash of the path prefix up to
+ * the highest index assumed; more positions on the path only add attacker
+ * failures, so a matching prefix is enough.  This stops df-pn re-searching the
+ * same repetition-bound subtrees each time it re-descends the same path. */
+typedef struct {
+    uint64_t key, prefix;
+    int16_t ref_lo, ref_hi, nomate;
+    uint16_t gen;
+} RepEntry;
+#define REP_BITS 16
+
+struct DfCtx {
+    Cluster *tt;
+    size_t cmask;  /* number of clusters - 1 */
+    FutEntry *fut;
+    size_t fmask;
+    RepEntry *rep;
+    uint64_t prefix[MAXPLY + 4];  /* prefix[i]: hash of path[0..i] */
+    uint16_t gen;
+    Frame *frames[MAXPLY + 4];
+    uint64_t path[MAXPLY + 4];
+    int path_n, path_base;
+    const uint64_t *forbid;
+    int nforbid;
+    uint64_t salt;  /* plain-mode key salt while a forbidden set is active */
+    int attacker;
+    uint64_t nodes, node_limit;
+    double deadline;
+    int aborted;
+    int no_rep;  /* depth-limited queries: no path test, so every disproof is cacheable */
+    int conv;    /* the hand convention holds (every piece kind complete): the defender's
+                  * hand follows from the board and the attacker's, so entries key on the latter */
+};
+
+/* ph: for a proof, the attacker's proof hand (plain mode): the same board with at
+ * least these pieces in the attacker's hand is mated within len as well. */
+typedef struct { uint64_t pn, dn; int len, flags, rep, rep_hi; uint8_t ph[8]; } Nd;
+#define REP_FORBID (-1)  /* a forbidden position: the cut never becomes path-free */
+
+/* A table answer for one node: (pn, dn) of an equal entry, or a proof (len, best
+ * move, proof hand) / disproof (flags) found by hand superiority. */
+typedef struct { uint64_t pn, dn; int status, len, flags, hit; Move best; uint8_t ph[8]; } Probe;
+
+/* ---- the tables (dfpn_table.c) ---- */
+/* Key of pos in the main table under a rule mode (plain keys carry the forbidden-set salt). */
+uint64_t node_key_(const DfCtx *c, const Position *pos, int mode);
+#define node_key(pos, mode) node_key_(c, pos, mode)
+void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, Probe *p);
+void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, const Nd *r, Move best,
+              uint32_t work);
+void prefetch_child(const DfCtx *c, const Position *pos, Move m, int mode);
+FutEntry *fut_probe(DfCtx *c, uint64_t key);
+FutEntry *fut_slot(DfCtx *c, uint64_t key);
+/* Path-bound disproofs: a stored one valid on the current path (1, out filled); store one. */
+int rep_lookup(const DfCtx *c, const Position *pos, int mode, int depth, Nd *out);
+void rep_store(DfCtx *c, const Position *pos, int mode, int depth, const Nd *r);
+
+#endif
