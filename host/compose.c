@@ -409,7 +409,7 @@ static void consider_perfect(Run *r, const Child *c) {
  * mates are the ones the GA is after, so the o->retry longest get retry_nodes
  * each (default 10 x the limit).  Returns how many were re-verified, -1 when
  * interrupted. */
-static int second_look(Run *r, Child *ch, int n_eval) {
+static int second_look(Run *r, Child *ch, int n_eval, int *rescued) {
     const ComposeOptions *o = r->o;
     uint64_t budget = o->retry_nodes ? o->retry_nodes : 10 * o->node_limit;
     if (o->retry <= 0 || budget <= o->node_limit) return 0;
@@ -428,6 +428,10 @@ static int second_look(Run *r, Child *ch, int n_eval) {
         Verdict *v = malloc(sizeof *v);
         if (interrupted || !v) { stopped = 1; free(v); continue; }
         if (!r->verify(&c->pos, budget, v)) {
+            if (v->result == VERDICT_MATE && v->perfect) {
+#pragma omp atomic
+                (*rescued)++;
+            }
             memcpy(c->v, v, sizeof *v);
             c->node_limit = budget;
             c->fitness = compose_fitness(c->v, &r->initial_verdict);
@@ -479,8 +483,10 @@ static int run_generation(Run *r) {
         if (r->verify(&ch[i].pos, o->node_limit, ch[i].v)) ch[i].v->result = VERDICT_UNKNOWN;
         ch[i].fitness = compose_fitness(ch[i].v, &r->initial_verdict);
     }
-    int n_retry = stopped ? 0 : second_look(r, ch, n_eval);
+    double t_look = util_now();
+    int n_rescued = 0, n_retry = stopped ? 0 : second_look(r, ch, n_eval, &n_rescued);
     if (n_retry < 0) stopped = 1;
+    t_look = util_now() - t_look;
     double t2 = util_now();
     int n_mate = 0, n_perfect = 0, n_nomate = 0, n_unknown = 0, n_undecided = 0;  /* for generations.jsonl */
     for (int i = 0; i < n_eval && !stopped; i++) {
@@ -520,11 +526,12 @@ static int run_generation(Run *r) {
     if (f) {
         fprintf(f, "{\"generation\":%d,\"best\":%g,\"mean\":%.3f,\"archive\":%d,\"problems\":%d,\"longest\":%d,"
                    "\"screened\":%d,\"legal\":%d,\"verified\":%d,\"mate\":%d,\"perfect\":%d,\"nomate\":%d,\"unknown\":%d,"
-                   "\"undecided\":%d,\"retried\":%d,"
+                   "\"undecided\":%d,\"retried\":%d,\"rescued\":%d,\"retry_s\":%.3f,"
                    "\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
                    "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f}\n",
                 r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, n_mate, n_perfect,
-                n_nomate, n_unknown, n_undecided, n_retry > 0 ? n_retry : 0, bps, vps,
+                n_nomate, n_unknown, n_undecided, n_retry > 0 ? n_retry : 0, n_rescued,
+                t_look, bps, vps,
                 td - t0, t1 - td, t2 - t1);
         fclose(f);
     }
