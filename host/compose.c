@@ -404,6 +404,11 @@ static void consider_perfect(Run *r, const Child *c) {
     free(v);
 }
 
+/* Nodes a second look gets (0 in the options: 10 x the first budget). */
+static uint64_t retry_budget(const ComposeOptions *o) {
+    return o->retry_nodes ? o->retry_nodes : 10 * o->node_limit;
+}
+
 /* Second look: a mate that the node limit left undecided (exact length or a
  * 余詰 test unfinished, no flaw found) may well be perfect, and the longest such
  * mates are the ones the GA is after, so the o->retry longest get retry_nodes
@@ -411,7 +416,7 @@ static void consider_perfect(Run *r, const Child *c) {
  * interrupted. */
 static int second_look(Run *r, Child *ch, int n_eval, int *rescued) {
     const ComposeOptions *o = r->o;
-    uint64_t budget = o->retry_nodes ? o->retry_nodes : 10 * o->node_limit;
+    uint64_t budget = retry_budget(o);
     if (o->retry <= 0 || budget <= o->node_limit) return 0;
     int *idx = malloc(sizeof(int) * (size_t)(n_eval > 0 ? n_eval : 1)), k = 0;
     if (!idx) return 0;
@@ -483,11 +488,10 @@ static int run_generation(Run *r) {
         if (r->verify(&ch[i].pos, o->node_limit, ch[i].v)) ch[i].v->result = VERDICT_UNKNOWN;
         ch[i].fitness = compose_fitness(ch[i].v, &r->initial_verdict);
     }
-    double t_look = util_now();
+    double t_look0 = util_now();
     int n_rescued = 0, n_retry = stopped ? 0 : second_look(r, ch, n_eval, &n_rescued);
     if (n_retry < 0) stopped = 1;
-    t_look = util_now() - t_look;
-    double t2 = util_now();
+    double t2 = util_now(), t_look = t2 - t_look0;
     int n_mate = 0, n_perfect = 0, n_nomate = 0, n_unknown = 0, n_undecided = 0;  /* for generations.jsonl */
     for (int i = 0; i < n_eval && !stopped; i++) {
         int res = ch[i].v->result;
@@ -530,7 +534,7 @@ static int run_generation(Run *r) {
                    "\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
                    "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f}\n",
                 r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, n_mate, n_perfect,
-                n_nomate, n_unknown, n_undecided, n_retry > 0 ? n_retry : 0, n_rescued,
+                n_nomate, n_unknown, n_undecided, n_retry, n_rescued,
                 t_look, bps, vps,
                 td - t0, t1 - td, t2 - t1);
         fclose(f);
@@ -568,7 +572,7 @@ static void print_summary(FILE *f, const Run *r, double seconds) {
     fprintf(f, ",\"seed\":%llu,\"pop\":%d,\"gens\":%d,\"method\":\"%s\",\"nodes\":%llu,\"retry\":%d,"
                "\"retry_nodes\":%llu,\"device\":",
             (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit, o->retry,
-            (unsigned long long)(o->retry_nodes ? o->retry_nodes : 10 * o->node_limit));
+            (unsigned long long)retry_budget(o));
     util_json_str(f, r->device);
     fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f}\n",
             r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify);

@@ -30,8 +30,8 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     memcpy(out->pv, a->pv, sizeof(Move) * (size_t)out->pv_len);
     out->nodes = a->nodes;
     /* mate with no flaw found, but a limit stopped the exact length or a flaw test */
-    out->undecided = a->result == TS_MATE && !out->perfect && a->nyozume == 0 &&
-                     (!a->exact_length || !a->complete) && !(a->exact_length && a->npv == a->length && a->leftover > 0);
+    out->undecided = a->result == TS_MATE && !out->perfect && a->nyozume == 0 && a->leftover == 0 &&
+                     (!a->exact_length || !a->complete);  /* leftover is only set with a main line */
     free(a);
     return 0;
 }
