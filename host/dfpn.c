@@ -169,10 +169,12 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
 
 /* The AND node of frame f has every non-drop defence proven (f->len holds proof
  * lengths).  Decides the futility of the drops selected by `which` (bit j = j-th
- * drop), computing L(E) first if needed; results go to the futile cache.
+ * drop), computing L(E) first if needed; results go to the futile cache.  A drop
+ * found futile with the captured piece given back decides every kind on its
+ * square (the defender is then no weaker than after any other drop there).
  * Returns 0, -1 if some non-drop defence turns out not mated, -2 on a limit. */
 static int compute_futile(DfCtx *c, Position *pos, Frame *f, uint64_t key, int ply, uint64_t which,
-                          uint64_t *mask_out) {
+                          uint64_t *mask_out, uint64_t *known_out) {
     int save_base = c->path_base, rc = 0;
     c->path_base = c->path_n;
     FutEntry *fe = fut_probe(c, key);
@@ -231,6 +233,12 @@ static int compute_futile(DfCtx *c, Position *pos, Frame *f, uint64_t key, int p
                 if (fut) mask |= 1ull << jj;
             }
         }
+        if (round == 1 && rc == 0)  /* exact L(E): a square futile for the strongest defender is futile for all */
+            for (int i = 0, j = 0; i < f->ml.count && j < 64; i++)
+                if (move_is_drop(f->ml.moves[i])) {
+                    if (sq_all[move_to(f->ml.moves[i])] == 1) { known |= 1ull << j; mask |= 1ull << j; }
+                    j++;
+                }
     }
     c->path_base = save_base;
     if (rc) return rc;
@@ -239,6 +247,7 @@ static int compute_futile(DfCtx *c, Position *pos, Frame *f, uint64_t key, int p
     fe->mask |= mask;
     fe->known |= known;
     *mask_out = fe->mask;
+    *known_out = fe->known;
     return 0;
 }
 
@@ -377,21 +386,24 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         }
         aggregate(f, n, is_or, mode != DF_FUTILE, &r, &best, &second);
         if (fut_and && r.pn == 0) {
+            /* one pending drop at a time: the first that is not futile disproves the
+             * node (it is not mated within depth-1), so the others need no test */
             uint64_t which = 0;
-            for (int i = 0, j = 0; i < n; i++) {
+            for (int i = 0, j = 0; i < n && !which; i++) {
                 if (!move_is_drop(f->ml.moves[i])) continue;
-                if (f->act[i] == 2 && j < 64) which |= 1ull << j;
+                if (f->act[i] == 2 && j < 64) which = 1ull << j;
                 j++;
             }
             if (which) {
-                int rc = compute_futile(c, pos, f, key, ply, which, &fmask);
+                uint64_t known = 0;
+                int rc = compute_futile(c, pos, f, key, ply, which, &fmask, &known);
                 f = c->frames[ply];
                 if (rc == -2 || c->aborted) break;
-                if (rc == -1) fmask = 0;  /* table lost a proof: count every pending drop (never unsound) */
-                fknown |= which;
+                if (rc == -1) { fmask = 0; known = which; }  /* table lost a proof: count the drop (never unsound) */
+                fknown |= known | which;
                 for (int i = 0, j = 0; i < n; i++) {
                     if (!move_is_drop(f->ml.moves[i])) continue;
-                    if (f->act[i] == 2) f->act[i] = (j < 64 && (fmask >> j & 1)) ? 0 : 1;
+                    if (f->act[i] == 2 && j < 64 && (fknown >> j & 1)) f->act[i] = (fmask >> j & 1) ? 0 : 1;
                     j++;
                 }
                 continue;
@@ -531,7 +543,8 @@ int df_real_defences(DfCtx *c, Position *pos, int value, MoveList *out) {
         f->ml = *out;
         for (int i = 0; i < n; i++) f->len[i] = (int16_t)(value > 0 && value - 1 < NO_LEN ? value - 1 : NO_LEN);
         c->path_n = c->path_base = 0;
-        int rc = compute_futile(c, pos, f, key, 0, all, &mask);
+        uint64_t known;
+        int rc = compute_futile(c, pos, f, key, 0, all, &mask, &known);
         if (rc == -2) return -2;
         if (rc == -1) return n;
     }
