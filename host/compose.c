@@ -156,9 +156,10 @@ typedef struct {
     Genome *archive;
     int archive_n, archive_cap;
     Keys archived, written_keys;  /* canonical SFENs: boards archived, problems written */
+    Keys undecided_keys;          /* ... and undecided mates written to undecided.jsonl */
     int generation, longest, written;
     Rng rng;
-    FILE *problems;
+    FILE *problems, *undecided;
     int32_t *weights;  /* points weights for the screen */
     OclScreen *dev;    /* the OpenCL screening device; NULL: screen_cpu on OpenMP threads */
     char device[300];  /* what screens, for summary.json */
@@ -244,6 +245,7 @@ static int save_checkpoint(const Run *r) {
     }
     for (int i = 0; i < r->archived.n; i++) fprintf(f, "seen %s\n", r->archived.s[i]);
     for (int i = 0; i < r->written_keys.n; i++) fprintf(f, "wrote %s\n", r->written_keys.s[i]);
+    for (int i = 0; i < r->undecided_keys.n; i++) fprintf(f, "undecided %s\n", r->undecided_keys.s[i]);
     int bad = ferror(f);
     if (fclose(f) || bad) return -1;
     return rename(tmp, path);  /* atomic: a crash leaves the previous checkpoint */
@@ -294,6 +296,8 @@ static int load_checkpoint(Run *r) {
             keys_add(&r->archived, line + 5);
         } else if (!strncmp(line, "wrote ", 6)) {
             keys_add(&r->written_keys, line + 6);
+        } else if (!strncmp(line, "undecided ", 10)) {
+            keys_add(&r->undecided_keys, line + 10);
         } else ok = 0;
     }
     fclose(f);
@@ -404,6 +408,23 @@ static void consider_perfect(Run *r, const Child *c) {
     free(v);
 }
 
+/* An undecided mate (no flaw found, a limit stopped the exact length or a 余詰
+ * test) may be a perfect problem that needs more nodes: kept once per board in
+ * undecided.jsonl, for a longer verification later (`tsumegen solve`). */
+static void write_undecided(Run *r, const Child *c) {
+    char key[SFEN_MAX], sfen[SFEN_MAX];
+    compose_canonical(&c->pos, key, sizeof key);
+    if (keys_has(&r->undecided_keys, key)) return;
+    keys_add(&r->undecided_keys, key);
+    sfen_format(&c->pos, sfen, sizeof sfen);
+    const Verdict *v = c->v;
+    fprintf(r->undecided, "{\"sfen\":\"%s\",\"length_lb\":%d,\"length_ub\":%d,\"length_exact\":%s,"
+                          "\"nodes\":%llu,\"generation\":%d,\"seed\":%llu}\n",
+            sfen, v->length, v->length_ub, v->length_exact ? "true" : "false", (unsigned long long)c->node_limit,
+            r->generation, (unsigned long long)r->o->seed);
+    fflush(r->undecided);
+}
+
 /* Nodes a second look gets (0 in the options: 10 x the first budget). */
 static uint64_t retry_budget(const ComposeOptions *o) {
     return o->retry_nodes ? o->retry_nodes : 10 * o->node_limit;
@@ -509,6 +530,7 @@ static int run_generation(Run *r) {
     if (!stopped) {
         for (int i = 0; i < n_eval; i++)  /* serial, in rank order: reproducible output */
             if (ch[i].v->result == VERDICT_MATE && ch[i].v->perfect && ch[i].fitness > 0) consider_perfect(r, &ch[i]);
+            else if (ch[i].v->result == VERDICT_MATE && ch[i].v->undecided) write_undecided(r, &ch[i]);
         for (int i = 0; i < o->pop; i++) {
             r->pop[i].g = ch[i].g;
             r->pop[i].fitness = i < n_eval ? ch[i].fitness : 0;
@@ -548,6 +570,7 @@ static int run_generation(Run *r) {
 static void free_run(Run *r) {
     keys_free(&r->archived);
     keys_free(&r->written_keys);
+    keys_free(&r->undecided_keys);
     free(r->archive);
     free(r->pop);
     free(r->weights);
@@ -642,6 +665,13 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         fprintf(stderr, "tsumegen compose: cannot write %s: %s\n", path, strerror(errno));
         return free_run(&r), 2;
     }
+    snprintf(path, sizeof path, "%s/undecided.jsonl", o->out_dir);
+    r.undecided = fopen(path, o->resume ? "a" : "w");
+    if (!r.undecided) {
+        fprintf(stderr, "tsumegen compose: cannot write %s: %s\n", path, strerror(errno));
+        fclose(r.problems);
+        return free_run(&r), 2;
+    }
     if (!o->resume) {
         snprintf(path, sizeof path, "%s/generations.jsonl", o->out_dir);
         remove(path);
@@ -660,6 +690,7 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     if (write_summary(&r, seconds)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/summary.json\n", o->out_dir);
     if (interrupted) fprintf(stderr, "tsumegen compose: interrupted; continue with --resume\n");
     fclose(r.problems);
+    fclose(r.undecided);
     free_run(&r);
     return 0;
 }

@@ -17,6 +17,8 @@ typedef struct {
     int length;        /* plies of the main line when mate (a proven lower bound when undecided) */
     int perfect;       /* mate, no 余詰, no 駒余り */
     int undecided;     /* mate, no flaw found, but a limit stopped a test: perhaps perfect */
+    int length_exact;  /* the length is proved (else length..length_ub brackets it) */
+    int length_ub;     /* length of the mate found (an upper bound) */
     int pv_len;
     Move pv[VERDICT_PV_MAX];
     uint64_t nodes;

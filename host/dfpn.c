@@ -167,6 +167,18 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
     return c->aborted ? -2 : res;
 }
 
+/* Is drop dm futile against every L(E) up to bound?  (Given back first: success
+ * there holds for every kind.)  1 futile, 0 not, -2 on a limit.  A nested
+ * question: the path so far is not part of it. */
+static int drop_futile_upto(DfCtx *c, Position *pos, Move dm, int bound, int ply) {
+    int save_base = c->path_base;
+    c->path_base = c->path_n;
+    int r = futile_test(c, pos, dm, bound, ply, 1);
+    if (r == 0) r = futile_test(c, pos, dm, bound, ply, 0);
+    c->path_base = save_base;
+    return r;
+}
+
 /* The AND node of frame f has every non-drop defence proven (f->len holds proof
  * lengths).  Decides the futility of the drops selected by `which` (bit j = j-th
  * drop), computing L(E) first if needed; results go to the futile cache.  A drop
@@ -354,7 +366,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
      * mated within depth-1 becomes pending (act = 2) and its futility is decided once
      * every other defence is proven.  act: 0 out, 1 active, 2 pending. */
     int fut_and = mode == DF_FUTILE && !is_or;
-    uint64_t fmask = 0, fknown = 0;
+    uint64_t fmask = 0, fknown = 0, nf_here = 0, tried_here = 0;
     if (fut_and) {
         FutEntry *fe = fut_probe(c, key);
         if (fe) { fmask = fe->mask; fknown = fe->known; }
@@ -381,7 +393,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
             for (int i = 0, j = -1; i < n; i++) {
                 if (!move_is_drop(f->ml.moves[i])) continue;
                 j++;
-                if (f->act[i] == 1 && f->dn[i] == 0 && !(j < 64 && (fknown >> j & 1))) f->act[i] = 2;
+                if (f->act[i] == 1 && f->dn[i] == 0 && !(j < 64 && ((fknown | nf_here) >> j & 1))) f->act[i] = 2;
             }
         }
         aggregate(f, n, is_or, mode != DF_FUTILE, &r, &best, &second);
@@ -410,6 +422,27 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
             }
         }
         if (r.pn == 0 || r.dn == 0 || r.pn >= thpn || r.dn >= thdn) break;
+        if (fut_and) {
+            /* Before proving the other defences for L(E): every L(E) that matters
+             * here is at most depth (else a non-drop defence refutes the node), so a
+             * pending drop that is not futile against depth is a real defence that
+             * is not mated in time, and disproves the node now.  Valid for this
+             * depth only, so it stays local (nf_here). */
+            int pi = -1, pj = 0;
+            for (int i = 0, j = 0; i < n && pi < 0; i++) {
+                if (!move_is_drop(f->ml.moves[i])) continue;
+                if (f->act[i] == 2 && j < 64 && !(tried_here >> j & 1)) { pi = i; pj = j; }
+                j++;
+            }
+            if (pi >= 0) {
+                tried_here |= 1ull << pj;
+                int ft = drop_futile_upto(c, pos, f->ml.moves[pi], depth, ply);
+                f = c->frames[ply];
+                if (ft < 0 || c->aborted) break;
+                if (!ft) { nf_here |= 1ull << pj; f->act[pi] = 1; }
+                continue;
+            }
+        }
         uint64_t cpn, cdn;
         if (is_or) {
             cpn = thpn < eps_up(second) ? thpn : eps_up(second);

@@ -25,6 +25,8 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     /* an unproven length counts as its proven lower bound: the GA must not reward
      * boards for being hard to verify (the upper bound is often far off) */
     out->length = a->exact_length ? a->length : a->length_lb;
+    out->length_exact = a->exact_length;
+    out->length_ub = a->length;
     out->perfect = a->result == TS_MATE && a->perfect && a->complete && a->exact_length;
     out->pv_len = a->npv < VERDICT_PV_MAX ? a->npv : VERDICT_PV_MAX;
     memcpy(out->pv, a->pv, sizeof(Move) * (size_t)out->pv_len);
