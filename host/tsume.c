@@ -259,6 +259,7 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
             } else {
                 a->npv = 0;
                 if (left == -1) snprintf(a->verify_msg, sizeof a->verify_msg, "main line extraction failed");
+                else add_note(a, "main_line_incomplete: the length is exact (%d), a limit stopped the main line%s", "", L);
             }
         }
         a->perfect = a->exact_length && a->complete && a->npv == a->length && a->leftover == 0 && a->nyozume == 0;
