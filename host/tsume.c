@@ -84,7 +84,18 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
         gen_checks(pos, ml);
         Move cand[64];
         int nc = 0;
-        for (int i = 0; i < ml->count && nc < 64; i++) {
+        /* Before a move, several shortest mates are a 余詰 or a detour (the same
+         * leftover), so short of the last move the mates the table already proves
+         * are enough: searching every other check ("mate within n-1?" is mostly a
+         * disproof) cost 60 % of Zuko 16's time. */
+        if (n > 1)
+            for (int i = 0; i < ml->count && nc < 64; i++) {
+                Undo u;
+                pos_do_move(pos, ml->moves[i], &u);
+                if (df_probe(c, pos, n - 1, DF_FUTILE).result == DF_PROVEN) cand[nc++] = ml->moves[i];
+                pos_undo_move(pos, ml->moves[i], &u);
+            }
+        for (int i = 0; i < ml->count && nc < 64 && (n == 1 || nc == 0); i++) {
             Undo u;
             pos_do_move(pos, ml->moves[i], &u);
             DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
