@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 
+import cshogi  # the independent cross-check of the record deviations (installed by .ci/run)
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BIN = os.environ.get("BIN", "bin")
 EXE = os.path.join(ROOT, BIN, "tsumegen")
@@ -113,6 +115,24 @@ def edo():
         if SAN and int(ms) > 3000:
             continue
         rec = recs[pid]
+        if expect.startswith("deviate:"):
+            # the record stops being the longest defence: from attacker ply k of the
+            # record (its first k moves played) the exact length is n > its remainder
+            k, n = (int(x) for x in expect.split(":")[1:3])
+            moves = rec[3].split()
+            r = solve([rec[2] + " moves " + " ".join(moves[:k])], "--apply-moves", "--verify", "--time", ms,
+                      "--no-flaws")[0]
+            ok = (r["result"] == "mate" and r["length"] == n and "length_exact" not in r and n > len(moves) - k
+                  and r.get("verified") in (True, "undecided") and r["pv"][0] == moves[k] and r["pv"][1] != moves[k + 1])
+            check(ok, "edo %s (expect %s): %s" % (pid, expect, json.dumps(r)[:300]))
+            # independent: cshogi's df-pn (every evasion a defence, so its mates are never
+            # shorter than ours) must find no mate within n-2 from the same position
+            b = cshogi.Board(rec[2])
+            for m in moves[:k]:
+                b.push_usi(m)
+            check(not cshogi.DfPn(depth=n - 2, nodes=2000000).search(b),
+                  "edo %s: cshogi finds a mate within %d from ply %d" % (pid, n - 2, k))
+            continue
         r = solve([rec[2] + " moves " + rec[3]], "--verify", "--time", ms, "--yozume-depth", "2")[0]
         if expect == "record":
             ok = r["result"] == "mate" and r["length"] == int(rec[1]) and "length_exact" not in r
