@@ -22,7 +22,8 @@ const char USAGE_SOLVE[] =
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
     "excluded, exact length (no mate in L-2 is proved), main line, 駒余り, 余詰.\n"
     "SFENs come from the arguments (one per argument; unquoted words make one SFEN)\n"
-    "or from stdin, one per line: `SFEN` or `SFEN moves USI...` ('#' comments).  The\n"
+    "or from stdin, one per line: `SFEN` or `SFEN moves USI...` ('#' comments), or a\n"
+    "JSON object with an \"sfen\" field (compose's problems.jsonl, undecided.jsonl).  The\n"
     "moves are a recorded solution: the answer adds record_length and record_match\n"
     "(--apply-moves plays them first instead).  One JSON line per input, in order:\n"
     "  {\"sfen\",\"result\":\"mate|nomate|unknown\",\"length\",\"pv\",\"perfect\",\"flaws\",\n"
@@ -243,6 +244,21 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
     return 0;
 }
 
+/* A JSON line (the composer's problems.jsonl, undecided.jsonl): its "sfen" field,
+ * copied into out; the line itself when it has none (the SFEN parser then names it). */
+static const char *json_sfen(const char *line, char *out, size_t len) {
+    const char *p = line[0] == '{' ? strstr(line, "\"sfen\"") : NULL;
+    if (!p) return line;
+    p += 6;
+    while (*p == ' ' || *p == ':') p++;
+    if (*p++ != '"') return line;
+    size_t k = 0;
+    while (*p && *p != '"' && k + 1 < len) out[k++] = *p++;
+    if (*p != '"') return line;
+    out[k] = 0;
+    return out;
+}
+
 static int add_job(Job **jobs, int *n, int *cap, const char *line) {
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 64;
@@ -285,8 +301,9 @@ int cmd_solve(int argc, char **argv) {
             free(line);
         }
     } else {
-        char buf[16384];
-        while (cli_read_line(stdin, buf, sizeof buf)) add_job(&jobs, &n, &cap, buf[0] == '\x01' ? "(overlong line)" : buf);
+        char buf[16384], sfen[16384];
+        while (cli_read_line(stdin, buf, sizeof buf))
+            add_job(&jobs, &n, &cap, buf[0] == '\x01' ? "(overlong line)" : json_sfen(buf, sfen, sizeof sfen));
     }
     free(pos_args);
     int bad = 0;

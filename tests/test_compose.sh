@@ -19,7 +19,7 @@ n=$(wc -l < "$d/a/problems.jsonl" 2>/dev/null || echo 0)
 python3 - "$d/a/problems.jsonl" "$BIN/tsumegen" <<'PY' && ok "every problem re-verifies perfect with its main line" || bad "re-verification"
 import json, subprocess, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-inp = "".join(r["sfen"] + "\n" for r in rows)
+inp = open(sys.argv[1]).read()  # solve reads the JSON lines' "sfen" fields
 out = subprocess.run([sys.argv[2], "solve", "--verify"], input=inp, capture_output=True, text=True).stdout.splitlines()
 bad = 0
 for r, line in zip(rows, out):
@@ -50,6 +50,15 @@ good = len(g) == 4 and all(
     and 0 <= r["undecided"] <= r["mate"] - r["perfect"] for r in g)
 sys.exit(0 if good else 1)
 PY
+python3 - "$d/a/undecided.jsonl" "$d/a/generations.jsonl" <<'PY' && ok "undecided.jsonl: each undecided mate once, with its bounds" || bad "undecided.jsonl"
+import json, sys
+u = [json.loads(l) for l in open(sys.argv[1])]
+g = [json.loads(l) for l in open(sys.argv[2])]
+good = len(u) <= sum(r["undecided"] for r in g) and len({r["sfen"] for r in u}) == len(u) and all(
+    1 <= r["length_lb"] <= r["length_ub"] and r["length_lb"] % 2 == 1 and r["nodes"] >= 30000 for r in u)
+if not good: print("undecided.jsonl:", u[:3])
+sys.exit(0 if good else 1)
+PY
 # the default device (pocl/GPU if present, else the OpenMP path) screens bit for bit
 # like OpenMP, so the same problems come out
 (unset TSUMEGEN_DEVICE; ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} TSUMEGEN_CACHE_DIR="$d/cache" \
@@ -60,7 +69,8 @@ cmp -s "$d/a/problems.jsonl" "$d/dev/problems.jsonl" && ok "default device ($dev
 # resume: run 2 generations, then continue to 4: same problems as the straight run
 "$BIN/tsumegen" compose ga ${args/--gens 4/--gens 2} --out "$d/c" >/dev/null 2>&1
 "$BIN/tsumegen" compose ga $args --out "$d/c" --resume >/dev/null 2>&1
-cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && ok "--resume continues the same run" || bad "--resume differs from a straight run"
+cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/c/undecided.jsonl" \
+    && ok "--resume continues the same run" || bad "--resume differs from a straight run"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["generations"] == 4 and d["screened"] == 480 else 1)' \
     "$d/c/summary.json" && ok "summary.json after --resume counts the whole run" || bad "summary.json after --resume"
 "$BIN/tsumegen" compose ga $args --out "$d/a" >/dev/null 2>"$d/e"; rc=$?
