@@ -11,7 +11,9 @@
    time limit that suffices) and the exceptions with their reasons.
 4. Near-miss negatives: ShogiBoardQ 5-ply problems with one attacker piece in hand
    moved to the defender, or with a defender gold added next to the king: never the
-   published perfect answer again, and every mate claim must pass the proof checker.
+   published perfect answer again, and every mate claim must pass the proof checker;
+   cshogi's df-pn must find no mate where we say nomate, and none within L-2 where we
+   prove the exact length L.
 Last line: "solve: N passed, N failed" (one count per problem checked).
 """
 import json
@@ -78,6 +80,17 @@ def mate_len(n, pv=None):
 
 def not_mate(r):
     return r["result"] in ("nomate", "unknown")
+
+
+def cshogi_agrees(r):
+    """cshogi's df-pn (every evasion a defence, so its mates are never shorter than ours
+    and it mates exactly where we do) must find no mate within L-2 when we prove L exact,
+    and none at all (depth 31) when we say nomate."""
+    if r["result"] == "nomate":
+        return not cshogi.DfPn(depth=31, nodes=300000).search(cshogi.Board(r["sfen"]))
+    if r["result"] == "mate" and "length_exact" not in r and r["length"] >= 3:
+        return not cshogi.DfPn(depth=r["length"] - 2, nodes=300000).search(cshogi.Board(r["sfen"]))
+    return True
 
 
 def any_mate_verified(r):
@@ -168,6 +181,7 @@ def near_misses():
     for (line, moves), r in zip(out, res):
         same = r["result"] == "mate" and r["perfect"] and r["pv"] == moves.split()
         check(not same and (r["result"] == "nomate" or any_mate_verified(r)), "near-miss %s: %s" % (line, json.dumps(r)[:300]))
+        check(cshogi_agrees(r), "near-miss %s: cshogi disagrees with %s" % (line, json.dumps(r)[:300]))
 
 
 def board_rows(board):
@@ -230,6 +244,7 @@ def near_misses_added():
         # still be the published one; in every case a mate claim must pass the proof checker
         unchanged += r["result"] == "mate" and r["perfect"] and r["pv"] == moves.split()
         check(r["result"] == "nomate" or any_mate_verified(r), "near-miss+ %s: %s" % (line, json.dumps(r)[:300]))
+        check(cshogi_agrees(r), "near-miss+ %s: cshogi disagrees with %s" % (line, json.dumps(r)[:300]))
     print("near-miss (defender gold added): %d positions, %d keep the published perfect answer" % (len(res), unchanged))
 
 
