@@ -124,6 +124,27 @@ TEST(dfpn_depth_bounds) {
     CHECK(lb >= 1 && lb <= 3 && lb % 2 == 1);
 }
 
+/* Depth-limited answers under the futile rule where interposition drops decide the
+ * length: Zuko 7 after its first four moves (exact 11; cshogi's df-pn agrees).  Every
+ * "mate within d" for d < 11 is a disproof, with a warm table (bottom up) and with a
+ * cold one (the drops' futility tests then run against the query depth first). */
+TEST(dfpn_futile_depth_answers) {
+    DfCtx *c = ctx();
+    Position pos = test_load("1n1g5/2s6/1k1rp4/1BN6/r8/1PN6/9/9/9 b BG2S2gsn4l16p 1");
+    df_begin(c, BLACK, 5000000, 0);
+    df_set_no_rep(c, 1);
+    for (int d = 1; d <= 9; d += 2) CHECK(df_search(c, &pos, d, DF_FUTILE).result == DF_DISPROVEN);
+    DfResult r = df_search(c, &pos, 11, DF_FUTILE);
+    CHECK(r.result == DF_PROVEN && r.len == 11);
+    for (int d = 9; d <= 11; d += 2) {
+        df_begin(c, BLACK, 5000000, 0);
+        df_set_no_rep(c, 1);
+        r = df_search(c, &pos, d, DF_FUTILE);
+        CHECK(r.result == (d == 9 ? DF_DISPROVEN : DF_PROVEN));
+    }
+    df_set_no_rep(c, 0);
+}
+
 /* The final-position test of the checker: a plain mate, and sug20's end (drops left, all futile). */
 TEST(proofcheck_final_mate) {
     Position pos = test_load("4k4/9/4P4/9/9/9/9/9/9 b G 1");
