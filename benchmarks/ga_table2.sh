@@ -9,7 +9,7 @@
 # time, verifier calls, how many hit the node limit), then the longest problems.
 #   POP=200 GENS=50 SEEDS="1 2 3" NODES=200000 BIGPOP=500 bash benchmarks/ga_table2.sh [OUTDIR]
 # (the paper's scale; 10-35 s per generation of 200 on 2 cores with the verifier of
-# the fourth session, 2026-11-23, so the full set takes about 6 hours there; RESULTS.md
+# the fourth session, 2026-11-23, so the full set takes 6-8 hours there; RESULTS.md
 # has a reduced run).  TSUMEGEN=path picks the binary (default bin/tsumegen),
 # DEVICE the screening device (default auto, as `compose --device`).
 # Finished runs (summary.json with every generation, same pop/gens/nodes) are kept,
