@@ -70,6 +70,31 @@ static int pick_and_follow(LineCtx *lc, Position *pos, int n, const Move *cand, 
     return rc;
 }
 
+/* The real defences at an AND node of exact value n whose own value is n-1 (not
+ * mated within n-3), skip excepted: the main line's candidates, and 変同 beside
+ * it.  Writes at most max of them to out and returns their count; -2 if a limit
+ * stopped the futility test of the drops.  *unknown is set when a limit left a
+ * defence undecided (it is left out). */
+static int longest_defences(DfCtx *c, Position *pos, int n, Move skip, MoveList *ml, Move *out, int max,
+                            int *unknown) {
+    int nd = df_real_defences(c, pos, n, ml), nc = 0;
+    if (nd < 0) return -2;
+    for (int i = 0; i < nd && nc < max; i++) {
+        if (ml->moves[i] == skip) continue;
+        Undo u;
+        pos_do_move(pos, ml->moves[i], &u);
+        int is_max = 1;
+        if (n - 3 >= 1) {
+            DfResult r = df_search(c, pos, n - 3, DF_FUTILE);
+            if (r.result == DF_UNKNOWN) *unknown = 1;
+            is_max = r.result == DF_DISPROVEN;
+        }
+        pos_undo_move(pos, ml->moves[i], &u);
+        if (is_max) out[nc++] = ml->moves[i];
+    }
+    return nc;
+}
+
 /* Exact value n >= 0 of pos is known.  Writes the main line into pv (room for
  * TS_MAX_PV - *np moves).  Returns the attacker's pieces in hand at the end,
  * -1 if the table answers are inconsistent, -2 on a limit. */
@@ -108,23 +133,10 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
         /* ties on the mating move are always compared: each is only a count of the hand left */
         return pick_and_follow(lc, pos, n, cand, nc, n == 1, pv, np);
     }
-    int nd = df_real_defences(c, pos, n, ml);
-    if (nd < 0) { free(ml); return -2; }
     Move cand[64];
-    int nc = 0;
-    for (int i = 0; i < nd && nc < 64; i++) {
-        Undo u;
-        pos_do_move(pos, ml->moves[i], &u);
-        int is_max = 1;
-        if (n - 3 >= 1) {
-            DfResult r = df_search(c, pos, n - 3, DF_FUTILE);
-            if (r.result == DF_UNKNOWN) { pos_undo_move(pos, ml->moves[i], &u); free(ml); return -2; }
-            is_max = r.result == DF_DISPROVEN;
-        }
-        pos_undo_move(pos, ml->moves[i], &u);
-        if (is_max) cand[nc++] = ml->moves[i];
-    }
+    int unknown = 0, nc = longest_defences(c, pos, n, MOVE_NONE, ml, cand, 64, &unknown);
     free(ml);
+    if (nc == -2 || unknown) return -2;
     if (nc == 0) return -1;
     return pick_and_follow(lc, pos, n, cand, nc, 0, pv, np);
 }
@@ -186,28 +198,14 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
         return;
     }
     if (o->first_flaw) return;  /* 変同 is a note, not a flaw */
-    int nd = df_real_defences(c, pos, n, ml);
-    int same = 0;
-    for (int i = 0; i < nd; i++) {
-        Move m = ml->moves[i];
-        if (m == a->pv[k]) continue;
-        Undo u;
-        pos_do_move(pos, m, &u);
-        int is_max = 1;
-        if (n - 3 >= 1) {
-            DfResult r = df_search(c, pos, n - 3, DF_FUTILE);
-            if (r.result == DF_UNKNOWN) a->notes_incomplete = 1;
-            is_max = r.result == DF_DISPROVEN;
-        }
-        pos_undo_move(pos, m, &u);
-        if (is_max) {
-            same++;
-            move_format(m, mv);
-            if (strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
-        }
+    Move cand[MAX_MOVES];
+    int unknown = 0, nc = longest_defences(c, pos, n, a->pv[k], ml, cand, MAX_MOVES, &unknown);
+    if (nc < 0 || unknown) a->notes_incomplete = 1;
+    for (int i = 0; i < nc; i++) {
+        move_format(cand[i], mv);
+        if (strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
     }
-    if (nd < 0) a->notes_incomplete = 1;
-    if (same) add_note(a, "henka_dou: ply %d%s", buf, k + 1);
+    if (nc > 0) add_note(a, "henka_dou: ply %d%s", buf, k + 1);
 }
 
 /* Flaws and notes along the main line: every ply from the root, or with
@@ -255,7 +253,6 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
         a->plain_len = r.len;
         a->length = r.len;
         df_set_no_rep(c, 1);  /* bounded queries from here on: every disproof is cacheable */
-        a->length_lb = 1;
         int L = df_exact_or(c, &pos, r.len, &a->length_lb);  /* bottom up: see df_exact_or */
         if (L > 0) {
             a->length = a->length_lb = L;
