@@ -9,6 +9,7 @@
 const char USAGE_COMPOSE[] =
     "usage: tsumegen compose ga [--init SFEN] [--pop N] [--gens N] [--seed S] [--out DIR]\n"
     "                           [--oversample K] [--nodes N] [--retry K] [--retry-nodes N]\n"
+    "                           [--repair K] [--repair-tries N] [--repair-depth N]\n"
     "                           [--threads N] [--method M]\n"
     "                           [--archive-rate X] [--mutation X] [--tournament N] [--ones N]\n"
     "                           [--device D] [--points FILE] [--cl-threads N]\n"
@@ -21,6 +22,15 @@ const char USAGE_COMPOSE[] =
     "Second look: the --retry longest mates (default 8) of a generation that the limit\n"
     "left undecided (exact length or a 余詰 test unfinished, no flaw found) are verified\n"
     "again with --retry-nodes (default 10 x --nodes); --retry 0 turns it off.\n"
+    "Cook removal (余詰消し): the --repair longest cooked mates (default 8) of a\n"
+    "generation get up to --repair-tries boards each (default 8): one defender piece\n"
+    "more that guards the cooking move's square, blocks its line or fills a cooking\n"
+    "drop's square, or the cooking piece put back as the initial problem had it; each\n"
+    "still plays the old main line as a mate, with as many evasions at every defender\n"
+    "ply, and keeps --ones bits.  They are verified like any child and replace the\n"
+    "least fit of the population.  --repair-depth rounds (default 3): each next round\n"
+    "repairs the longest proposals still cooked.  --repair 0 (and --method random)\n"
+    "turns it off: the paper's GA.\n"
     "Screening: a board that fails the strict SFEN rules, or where the attacker has no\n"
     "check, gets fitness 0 without a solver call; the others are ranked by\n"
     "  score = 2 [mate1 <= 1] + 1 / (1 + d / 10) + u / 1000\n"
@@ -85,6 +95,9 @@ int cmd_compose(int argc, char **argv) {
         else if (!strcmp(a, "--nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o.node_limit = (uint64_t)x; }
         else if (!strcmp(a, "--retry")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o.retry = (int)x; }
         else if (!strcmp(a, "--retry-nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o.retry_nodes = (uint64_t)x; }
+        else if (!strcmp(a, "--repair")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o.repair = (int)x; }
+        else if (!strcmp(a, "--repair-depth")) { if (parse_num(a, v, 1, 100, &x)) return EXIT_USAGE; o.repair_depth = (int)x; }
+        else if (!strcmp(a, "--repair-tries")) { if (parse_num(a, v, 1, 10000, &x)) return EXIT_USAGE; o.repair_tries = (int)x; }
         else if (!strcmp(a, "--threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o.threads = (int)x; }
         else if (!strcmp(a, "--archive-rate")) { if (parse_num(a, v, 0, 1, &o.archive_rate)) return EXIT_USAGE; }
         else if (!strcmp(a, "--mutation")) { if (parse_num(a, v, 0, 1, &o.mutation)) return EXIT_USAGE; }
@@ -93,5 +106,6 @@ int cmd_compose(int argc, char **argv) {
         else return cli_error("compose", "unknown option '%s' (see tsumegen compose --help)", a);
     }
     if (o.method == METHOD_GA) o.archive_rate = 0;
+    if (o.method == METHOD_RANDOM) o.repair = 0;  /* each generation starts afresh */
     return compose_run(&o, verify_for_compose);
 }

@@ -11,6 +11,7 @@
 #include <omp.h>
 #endif
 #include "ga.h"
+#include "repair.h"
 #include "kif.h"
 #include "ocl.h"
 #include "screen.h"
@@ -31,6 +32,9 @@ void compose_defaults(ComposeOptions *o) {
     o->seed = 1;
     o->node_limit = 200000;
     o->retry = 8;
+    o->repair = 8;
+    o->repair_tries = 8;
+    o->repair_depth = 3;
     o->method = METHOD_GA_ARCHIVE;
     o->out_dir = "out";
 }
@@ -71,9 +75,8 @@ void compose_canonical(const Position *pos, char *buf, size_t len) {
     snprintf(buf, len, "%s", strcmp(a, b) <= 0 ? a : b);
 }
 
-/* Applies the hand convention and every legality rule by a round trip through
- * the strict SFEN parser, so the composer accepts exactly what `solve` would. */
-static int normalize(Position *pos) {
+/* The strict SFEN parser is the one judge of legality (see compose.h). */
+int compose_normalize(Position *pos) {
     char text[SFEN_MAX], err[ERR_MAX];
     sfen_format(pos, text, sizeof text);
     return sfen_parse(text, pos, 0, err, sizeof err);
@@ -127,7 +130,7 @@ void compose_remove_redundant(Position *pos, Verdict *v, VerifyFn verify, uint64
         if (!pc || piece_type(pc) == KING) continue;
         Position p = *pos;
         pos_remove(&p, sq);
-        if (normalize(&p)) continue;  /* the piece goes to the defender's hand */
+        if (compose_normalize(&p)) continue;  /* the piece goes to the defender's hand */
         if (verify(&p, node_limit, t) || t->result != VERDICT_MATE || !t->perfect || !same_pv(t, v)) continue;
         *pos = p;
         *v = *t;
@@ -343,7 +346,7 @@ static void decode_child(const Run *r, Child *c, uint64_t child_seed) {
     rng_seed(&cr, child_seed);
     c->legal = 0;
     c->score = 0;
-    c->decoded = !genome_decode(&c->g, &r->initial, &cr, &c->pos) && !normalize(&c->pos);
+    c->decoded = !genome_decode(&c->g, &r->initial, &cr, &c->pos) && !compose_normalize(&c->pos);
     c->u = rng_unit(&cr);
 }
 
@@ -468,6 +471,86 @@ static int second_look(Run *r, Child *ch, int n_eval, int *rescued) {
     return stopped ? -1 : n;
 }
 
+/* Verifies children 0..n-1 on the threads with the first budget; returns 1 when
+ * interrupted (or out of memory), 0 otherwise. */
+static int verify_children(Run *r, Child *ch, int n) {
+    int stopped = 0;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int i = 0; i < n; i++) {
+        Child *c = &ch[i];
+        if (interrupted || !(c->v = malloc(sizeof(Verdict)))) { stopped = 1; continue; }
+        c->node_limit = r->o->node_limit;
+        if (r->verify(&c->pos, c->node_limit, c->v)) c->v->result = VERDICT_UNKNOWN;
+        c->fitness = compose_fitness(c->v, &r->initial_verdict);
+    }
+    return stopped;
+}
+
+/* What a verified child leaves behind: a perfect problem, or an undecided mate. */
+static void record_child(Run *r, const Child *c) {
+    if (c->v->result == VERDICT_MATE && c->v->perfect && c->fitness > 0) consider_perfect(r, c);
+    else if (c->v->result == VERDICT_MATE && c->v->undecided) write_undecided(r, c);
+}
+
+/* Cook removal (repair.h), o->repair_depth rounds: the o->repair longest cooked
+ * mates (each board once) get up to o->repair_tries proposals each, verified on
+ * the threads like any child; the next round repairs the longest proposals that
+ * are still cooked (often the cook has moved to an earlier ply).  Proposals are
+ * made serially from the generation's seed, so a run stays reproducible.
+ * Returns the number of children in *out (the caller frees them and their
+ * verdicts), -1 when interrupted. */
+static int repair_round(Run *r, const Child *ch, int n_eval, uint64_t seed, Child **out) {
+    const ComposeOptions *o = r->o;
+    *out = NULL;
+    if (o->repair <= 0 || o->repair_tries <= 0 || o->repair_depth <= 0 || n_eval <= 0) return 0;
+    size_t per_round = (size_t)o->repair * (size_t)o->repair_tries, cap = per_round * (size_t)o->repair_depth;
+    int *idx = malloc(sizeof(int) * (n_eval > (int)per_round ? (size_t)n_eval : per_round));
+    Child *rc = calloc(cap, sizeof *rc);
+    RepairCandidate *cand = malloc(sizeof *cand * (size_t)o->repair_tries);
+    uint64_t *done = malloc(sizeof(uint64_t) * (size_t)o->repair * (size_t)o->repair_depth);
+    int m = 0, nd = 0, stopped = 0;
+    Rng rr;
+    rng_seed(&rr, seed ^ 0xC0C0FEEDull);
+    const Child *src = ch;
+    int nsrc = n_eval;
+    for (int round = 0; round < o->repair_depth && idx && rc && cand && done && !stopped; round++) {
+        int k = 0, first = m;
+        for (int i = 0; i < nsrc; i++) {
+            const Verdict *v = src[i].v;
+            if (v->result != VERDICT_MATE || v->perfect || v->cook_ply < 0 || src[i].fitness <= 0) continue;
+            int j = k++;  /* longest first, then rank order */
+            for (; j > 0 && src[idx[j - 1]].v->length < v->length; j--) idx[j] = idx[j - 1];
+            idx[j] = i;
+        }
+        for (int j = 0, used = 0; j < k && used < o->repair; j++) {
+            const Child *c = &src[idx[j]];
+            uint64_t key = pos_key(&c->pos);
+            int seen = 0;
+            for (int i = 0; i < nd; i++) seen |= done[i] == key;
+            if (seen) continue;
+            done[nd++] = key, used++;
+            int got = repair_candidates(&r->initial, &c->pos, c->v->pv, c->v->pv_len, c->v->cook_ply, c->v->cook_move,
+                                        o->ones, &rr, cand, o->repair_tries);
+            for (int i = 0; i < got; i++, m++) {
+                rc[m].g = cand[i].g;
+                rc[m].pos = cand[i].pos;
+                rc[m].decoded = rc[m].legal = 1;
+            }
+        }
+        if (m == first) break;
+        stopped = verify_children(r, rc + first, m - first);
+        src = rc + first, nsrc = m - first;
+    }
+    free(idx); free(cand); free(done);
+    if (stopped) {
+        for (int i = 0; i < m; i++) free(rc[i].v);
+        free(rc);
+        return -1;
+    }
+    *out = rc;
+    return m;
+}
+
 static int run_generation(Run *r) {
     const ComposeOptions *o = r->o;
     int n = o->pop * (o->oversample < 1 ? 1 : o->oversample);
@@ -500,19 +583,16 @@ static int run_generation(Run *r) {
     int n_eval = 0;
     for (int i = 0; i < o->pop; i++)
         if (ch[i].legal) n_eval++;
-    for (int i = 0; i < n_eval; i++) ch[i].v = malloc(sizeof(Verdict));
-    int stopped = 0;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int i = 0; i < n_eval; i++) {
-        if (interrupted || !ch[i].v) { stopped = 1; continue; }
-        ch[i].node_limit = o->node_limit;
-        if (r->verify(&ch[i].pos, o->node_limit, ch[i].v)) ch[i].v->result = VERDICT_UNKNOWN;
-        ch[i].fitness = compose_fitness(ch[i].v, &r->initial_verdict);
-    }
+    int stopped = verify_children(r, ch, n_eval);
     double t_look0 = util_now();
     int n_rescued = 0, n_retry = stopped ? 0 : second_look(r, ch, n_eval, &n_rescued);
     if (n_retry < 0) stopped = 1;
     double t2 = util_now(), t_look = t2 - t_look0;
+    Child *rep = NULL;
+    int n_rep = stopped ? 0 : repair_round(r, ch, n_eval, gen_seed, &rep), n_rep_perfect = 0;
+    if (n_rep < 0) stopped = 1, n_rep = 0;
+    if (n_rep > 0 && second_look(r, rep, n_rep, &n_rescued) < 0) stopped = 1;  /* undecided proposals too */
+    double t3 = util_now();
     int n_mate = 0, n_perfect = 0, n_nomate = 0, n_unknown = 0, n_undecided = 0;  /* for generations.jsonl */
     for (int i = 0; i < n_eval && !stopped; i++) {
         int res = ch[i].v->result;
@@ -522,21 +602,36 @@ static int run_generation(Run *r) {
         n_nomate += res == VERDICT_NOMATE;
         n_unknown += res == VERDICT_UNKNOWN;  /* a node limit (or an error) stopped it */
     }
+    int n_rep_undecided = 0;
+    for (int i = 0; i < n_rep; i++) {
+        n_rep_perfect += rep[i].v->result == VERDICT_MATE && rep[i].v->perfect;
+        n_rep_undecided += rep[i].v->result == VERDICT_MATE && rep[i].v->undecided;
+    }
     r->screened += n;
-    r->verified += n_eval;
+    r->verified += n_eval + n_rep;
     r->t_decode += td - t0;
     r->t_screen += t1 - td;
-    r->t_verify += t2 - t1;
+    r->t_verify += t3 - t1;
     if (!stopped) {
-        for (int i = 0; i < n_eval; i++)  /* serial, in rank order: reproducible output */
-            if (ch[i].v->result == VERDICT_MATE && ch[i].v->perfect && ch[i].fitness > 0) consider_perfect(r, &ch[i]);
-            else if (ch[i].v->result == VERDICT_MATE && ch[i].v->undecided) write_undecided(r, &ch[i]);
+        for (int i = 0; i < n_eval; i++) record_child(r, &ch[i]);  /* serial, in rank order: reproducible */
+        for (int i = 0; i < n_rep; i++) record_child(r, &rep[i]);
         for (int i = 0; i < o->pop; i++) {
             r->pop[i].g = ch[i].g;
             r->pop[i].fitness = i < n_eval ? ch[i].fitness : 0;
         }
+        for (int j = 0; j < n_rep; j++) {  /* perfect repaired children take the places of the least fit */
+            if (!rep[j].v->perfect) continue;  /* (the others would crowd out the population's variety) */
+            int worst = 0;
+            for (int i = 1; i < o->pop; i++)
+                if (r->pop[i].fitness < r->pop[worst].fitness) worst = i;
+            if (rep[j].fitness <= r->pop[worst].fitness) continue;
+            r->pop[worst].g = rep[j].g;
+            r->pop[worst].fitness = rep[j].fitness;
+        }
     }
     for (int i = 0; i < n_eval; i++) free(ch[i].v);
+    for (int i = 0; i < n_rep; i++) free(rep[i].v);
+    free(rep);
     free(ch);
     if (stopped) return 1;
     double best = 0, sum = 0;
@@ -553,11 +648,12 @@ static int run_generation(Run *r) {
         fprintf(f, "{\"generation\":%d,\"best\":%g,\"mean\":%.3f,\"archive\":%d,\"problems\":%d,\"longest\":%d,"
                    "\"screened\":%d,\"legal\":%d,\"verified\":%d,\"mate\":%d,\"perfect\":%d,\"nomate\":%d,\"unknown\":%d,"
                    "\"undecided\":%d,\"retried\":%d,\"rescued\":%d,\"retry_s\":%.3f,"
+                   "\"repaired\":%d,\"repair_perfect\":%d,\"repair_undecided\":%d,\"repair_s\":%.3f,"
                    "\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
                    "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f}\n",
                 r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, n_mate, n_perfect,
                 n_nomate, n_unknown, n_undecided, n_retry, n_rescued,
-                t_look, bps, vps,
+                t_look, n_rep, n_rep_perfect, n_rep_undecided, t3 - t2, bps, vps,
                 td - t0, t1 - td, t2 - t1);
         fclose(f);
     }
@@ -593,9 +689,9 @@ static void print_summary(FILE *f, const Run *r, double seconds) {
             interrupted ? "true" : "false");
     util_json_str(f, o->out_dir);
     fprintf(f, ",\"seed\":%llu,\"pop\":%d,\"gens\":%d,\"method\":\"%s\",\"nodes\":%llu,\"retry\":%d,"
-               "\"retry_nodes\":%llu,\"device\":",
+               "\"retry_nodes\":%llu,\"repair\":%d,\"repair_tries\":%d,\"repair_depth\":%d,\"device\":",
             (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit, o->retry,
-            (unsigned long long)retry_budget(o));
+            (unsigned long long)retry_budget(o), o->repair, o->repair_tries, o->repair_depth);
     util_json_str(f, r->device);
     fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f}\n",
             r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify);

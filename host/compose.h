@@ -19,6 +19,8 @@ typedef struct {
     int undecided;     /* mate, no flaw found, but a limit stopped a test: perhaps perfect */
     int length_exact;  /* the length is proved (else length..length_ub brackets it) */
     int length_ub;     /* length of the mate found (an upper bound) */
+    int cook_ply;      /* a 余詰 found: main-line moves played before the alternative (-1: none) */
+    Move cook_move;    /* ... and the alternative attacker move */
     int pv_len;
     Move pv[VERDICT_PV_MAX];
     uint64_t nodes;
@@ -38,6 +40,10 @@ typedef struct {
      * again with retry_nodes (0: 10 x node_limit) */
     int retry;
     uint64_t retry_nodes;
+    /* cook removal (repair.h): the `repair` longest cooked mates of a generation get
+     * up to repair_tries proposals each, verified like any child; repair_depth
+     * rounds (the next round repairs the proposals still cooked) */
+    int repair, repair_tries, repair_depth;
     const char *out_dir;
     /* screening engine: device spec as `tsumegen screen --device` (NULL: $TSUMEGEN_DEVICE
      * or auto), points weights file (NULL: built in), pocl threads (0: pocl's default) */
@@ -60,6 +66,10 @@ int compose_sacrifices(const Position *pos, const Move *pv, int n);
 void compose_canonical(const Position *pos, char *buf, size_t len);
 /* Greedy removal of redundant board pieces (seeds/000 §5.4): a piece goes when the
  * verdict stays perfect with the same main line; undecided means "needed". */
+/* Applies the hand convention and every legality rule by a round trip through
+ * the strict SFEN parser, so the composer accepts exactly what `solve` would.
+ * Returns 0, or -1 for an illegal board. */
+int compose_normalize(Position *pos);
 void compose_remove_redundant(Position *pos, Verdict *v, VerifyFn verify, uint64_t node_limit);
 
 #endif

@@ -68,6 +68,29 @@ int genome_decode(const Genome *g, const Position *initial, Rng *r, Position *ou
     return 0;
 }
 
+int genome_encode(const Position *initial, const Position *board, int ones, Genome *g) {
+    int us = initial->side, n = 0;
+    memset(g, 0, sizeof *g);
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        int want = board->board[sq], was = initial->board[sq];
+        if (want == was) continue;
+        if (!want || piece_type(want) == KING || (was && piece_type(was) == KING)) return -1;
+        int k = 0;
+        while (k < GA_KINDS_NB && GA_KINDS[k] != piece_type(want)) k++;
+        genome_set(g, sq * GA_SQ_GENES + (piece_color(want) == us ? 0 : GA_KINDS_NB) + k, 1);
+        n++;
+    }
+    for (int h = 0; h < 7; h++) {
+        int extra = board->hand[us][PAWN + h] - initial->hand[us][PAWN + h];
+        if (extra < 0 || extra > 1) return -1;
+        if (extra) genome_set(g, GA_HAND_BASE + h, 1), n++;
+    }
+    for (int sq = 0; sq < SQ_NB && n < ones; sq++)  /* padding: bits a king square ignores */
+        if (initial->board[sq] && piece_type(initial->board[sq]) == KING)
+            for (int k = 0; k < GA_SQ_GENES && n < ones; k++) genome_set(g, sq * GA_SQ_GENES + k, 1), n++;
+    return n == ones ? 0 : -1;
+}
+
 void genome_crossover(Genome *a, Genome *b, Rng *r) {
     /* positions where a has 1 and b 0, and the reverse: equally many of each */
     static _Thread_local int only_a[GA_BITS], only_b[GA_BITS];

@@ -41,6 +41,14 @@ void genome_random(Genome *g, int ones, Rng *r);
  * The result may be illegal (too many pieces, 二歩, dead pieces, check): the
  * caller validates it.  Returns 0, or -1 if it cannot even be represented. */
 int genome_decode(const Genome *g, const Position *initial, Rng *r, Position *out);
+/* The inverse of genome_decode for one board: a genome that decodes to `board`
+ * with no random choice - one bit per square that differs from `initial`, one
+ * per extra attacker hand piece - padded to exactly `ones` bits with bits on the
+ * initial kings' squares, which decoding never applies.  The defender's hand is
+ * not compared (normalizing gives the defender the rest).  Returns -1 when the
+ * board cannot be written so: a square emptied or a king moved, two or more extra
+ * pieces of one kind in hand, more than `ones` differences. */
+int genome_encode(const Position *initial, const Position *board, int ones, Genome *g);
 /* Uniform crossover exchanging equal numbers of 1s and 0s (§4.4): both children
  * keep their parents' 1-bit count. */
 void genome_crossover(Genome *a, Genome *b, Rng *r);

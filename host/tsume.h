@@ -12,7 +12,7 @@ enum { TS_UNKNOWN = 0, TS_MATE = 1, TS_NOMATE = 2 };
 #define TS_NOTE_LEN 160
 
 typedef struct {
-    int ply;      /* 0-based ply of the main line where the alternative starts */
+    int ply;      /* 1-based ply (move number) of the main line the alternative replaces */
     Move move;
     int length;   /* length of the alternative mate from that ply (plain-rule proof, an upper bound) */
 } TsYozume;

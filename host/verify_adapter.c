@@ -30,6 +30,8 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     out->perfect = a->result == TS_MATE && a->perfect && a->complete && a->exact_length;
     out->pv_len = a->npv < VERDICT_PV_MAX ? a->npv : VERDICT_PV_MAX;
     memcpy(out->pv, a->pv, sizeof(Move) * (size_t)out->pv_len);
+    out->cook_ply = a->nyozume > 0 ? a->yozume[0].ply - 1 : -1;
+    out->cook_move = a->nyozume > 0 ? a->yozume[0].move : 0;
     out->nodes = a->nodes;
     /* mate with no flaw found, but a limit stopped the exact length or a flaw test */
     out->undecided = a->result == TS_MATE && !out->perfect && a->nyozume == 0 && a->leftover == 0 &&

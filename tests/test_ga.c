@@ -6,6 +6,7 @@
 #include "../host/compose.h"
 #include "../host/verify_adapter.h"
 #include "../host/ga.h"
+#include "../host/repair.h"
 #include "../host/screen.h"
 #include "../host/sfen.h"
 #include "../core/mate1.h"
@@ -158,4 +159,99 @@ TEST(compose_verdict_undecided) {
     CHECK(!verify_for_compose(&left, 1000, v));
     CHECK(v->result == VERDICT_MATE && !v->perfect && !v->undecided);
     free(v);
+}
+
+/* genome_encode is decode's inverse on the boards it accepts: random genomes
+ * with one bit per square decode, encode into the same number of bits, and
+ * decode back to the very same board. */
+TEST(ga_encode_round_trip) {
+    Position init = initial(), d, e;
+    Rng r;
+    rng_seed(&r, 7);
+    int tried = 0, encoded = 0;
+    for (int t = 0; t < 2000; t++) {
+        Genome g, h;
+        genome_random(&g, 10, &r);
+        if (genome_decode(&g, &init, &r, &d) || compose_normalize(&d)) continue;
+        tried++;
+        if (genome_encode(&init, &d, 10, &h)) continue;  /* e.g. two extra hand pieces of a kind */
+        encoded++;
+        CHECK(genome_count(&h) == 10);
+        CHECK(!genome_decode(&h, &init, &r, &e) && !compose_normalize(&e));
+        CHECK(!memcmp(d.board, e.board, sizeof d.board) && !memcmp(d.hand, e.hand, sizeof d.hand));
+    }
+    CHECK(tried > 100 && encoded > tried / 2);
+    Genome h;
+    CHECK(genome_encode(&init, &init, 10, &h) == 0 && genome_count(&h) == 10);  /* all padding */
+    Position fewer = init;
+    pos_remove(&fewer, fewer.king_sq[WHITE] + 2);  /* the pawn under the king: a square emptied */
+    CHECK(genome_encode(&init, &fewer, 10, &h) == -1);
+}
+
+/* Cook removal on real cooks: a perfect 5-ply ShogiBoardQ problem with one
+ * defender piece taken off often mates with a cook; every proposal keeps the
+ * main line a mate, has exactly `ones` bits that decode to it, and some are
+ * perfect problems again.  With one bit only and one unrelated changed square,
+ * that square must go back (the revert branch). */
+TEST(repair_removes_cooks) {
+    FILE *f = fopen("data/third_party/shogiboardq/tsume_5ply_1000_20261001.txt", "r");
+    CHECK(f != NULL);
+    if (!f) return;
+    char line[4096];
+    Verdict *v = malloc(sizeof *v), *w = malloc(sizeof *w);
+    RepairCandidate *cand = malloc(sizeof *cand * 32);
+    Rng rng;
+    rng_seed(&rng, 3);
+    int problems = 0, cooked = 0, proposals = 0, perfect = 0, reverted = 0;
+    while (problems < 100 && fgets(line, sizeof line, f)) {
+        char *mv = strstr(line, " moves ");
+        if (line[0] == '#' || !mv) continue;
+        *mv = 0;
+        Position p = test_load(line);
+        problems++;
+        for (int sq = 0; sq < SQ_NB; sq++) {
+            int pc = p.board[sq];
+            if (!pc || piece_color(pc) == p.side || piece_type(pc) == KING) continue;
+            Position q = p;
+            pos_remove(&q, sq);
+            if (compose_normalize(&q) || verify_for_compose(&q, 200000, v) || v->result != VERDICT_MATE ||
+                v->cook_ply < 0)
+                continue;
+            cooked++;
+            int n = repair_candidates(&q, &q, v->pv, v->pv_len, v->cook_ply, v->cook_move, 10, &rng, cand, 32);
+            for (int i = 0; i < n; i++) {
+                Position d;
+                proposals++;
+                CHECK(genome_count(&cand[i].g) == 10);
+                CHECK(!genome_decode(&cand[i].g, &q, &rng, &d) && !compose_normalize(&d));
+                CHECK(!memcmp(d.board, cand[i].pos.board, sizeof d.board));
+                CHECK(repair_line_mates(&cand[i].pos, v->pv, v->pv_len));
+                int diff = 0;
+                for (int s = 0; s < SQ_NB; s++) diff += cand[i].pos.board[s] != q.board[s];
+                CHECK(diff == 1);
+                perfect += !verify_for_compose(&cand[i].pos, 200000, w) && w->result == VERDICT_MATE && w->perfect;
+            }
+            /* one unrelated defender piece more than the initial problem, one bit allowed */
+            Position base = q;
+            int far = -1, kf = sq_file(q.king_sq[p.side ^ 1]), kr = sq_rank(q.king_sq[p.side ^ 1]), best = 0;
+            for (int s = 0; s < SQ_NB; s++) {  /* the empty square farthest from the defender's king */
+                int df = abs(sq_file(s) - kf), dr = abs(sq_rank(s) - kr), dist = df > dr ? df : dr;
+                if (!q.board[s] && dist > best) best = dist, far = s;
+            }
+            if (far < 0) continue;
+            pos_put(&base, far, make_piece(p.side ^ 1, GOLD));
+            if (compose_normalize(&base) || !repair_line_mates(&base, v->pv, v->pv_len)) continue;
+            n = repair_candidates(&q, &base, v->pv, v->pv_len, v->cook_ply, v->cook_move, 1, &rng, cand, 4);
+            for (int i = 0; i < n; i++) {
+                reverted++;
+                CHECK(genome_count(&cand[i].g) == 1);
+                CHECK(cand[i].pos.board[far] == 0);
+            }
+        }
+    }
+    fclose(f);
+    printf("    %d problems, %d cooked boards, %d proposals, %d perfect, %d with a revert\n", problems, cooked,
+           proposals, perfect, reverted);
+    CHECK(cooked > 5 && proposals > cooked && perfect > 0 && reverted > 0);
+    free(v); free(w); free(cand);
 }
