@@ -11,7 +11,10 @@
 # (the paper's scale; 10-35 s per generation of 200 on 2 cores with the verifier of
 # the fourth session, 2026-11-23, so the full set takes 6-8 hours there; RESULTS.md
 # has a reduced run).  TSUMEGEN=path picks the binary (default bin/tsumegen),
-# DEVICE the screening device (default auto, as `compose --device`).
+# DEVICE the screening device (default auto, as `compose --device`).  The
+# Table 2 runs are the paper's methods (REPAIR=0: no cook removal; REPAIR=8 runs
+# them with it); the BIGPOP run is tsumegen's composer as it ships (BIGREPAIR=8,
+# cook removal on).
 # Finished runs (summary.json with every generation, same pop/gens/nodes) are kept,
 # so a rerun continues where an interrupted one stopped.
 set -euo pipefail
@@ -19,6 +22,7 @@ cd "$(dirname "$0")/.."
 out=${1:-out/table2}
 POP=${POP:-200}; GENS=${GENS:-50}; SEEDS=${SEEDS:-"1 2 3"}; NODES=${NODES:-200000}
 BIGPOP=${BIGPOP:-500}; TSUMEGEN=${TSUMEGEN:-bin/tsumegen}; DEVICE=${DEVICE:-auto}
+REPAIR=${REPAIR:-0}; BIGREPAIR=${BIGREPAIR:-8}
 mkdir -p "$out"
 declare -A INIT
 for p in 1 3 5; do
@@ -28,25 +32,25 @@ done
 # compose writes DIR/summary.json itself (also after Ctrl-C, with "interrupted":
 # true); a run counts as done when that file says it ran every generation with
 # the same population and node limit
-done_run() {  # done_run DIR POP
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['generations'] == d['gens'] == int(sys.argv[2]) and d['pop'] == int(sys.argv[3]) and d['nodes'] == int(sys.argv[4]) and not d['interrupted'] else 1)" \
-        "$1/summary.json" "$GENS" "$2" "$NODES" 2>/dev/null
+done_run() {  # done_run DIR POP REPAIR
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['generations'] == d['gens'] == int(sys.argv[2]) and d['pop'] == int(sys.argv[3]) and d['nodes'] == int(sys.argv[4]) and d.get('repair', 0) in (int(sys.argv[5]), 0 if d['method'] == 'random' else -1) and not d['interrupted'] else 1)" \
+        "$1/summary.json" "$GENS" "$2" "$NODES" "$3" 2>/dev/null
 }
-run() {  # run DIR METHOD INIT POP SEED
+run() {  # run DIR METHOD INIT POP SEED REPAIR
     local dir=$1
-    if ! done_run "$dir" "$4"; then
+    if ! done_run "$dir" "$4" "$6"; then
         rm -rf "$dir"
         echo "$(date -u +%H:%M:%S) $dir" >&2
         "$TSUMEGEN" compose ga --quiet --method "$2" --init "$3" --pop "$4" --gens "$GENS" --seed "$5" \
-            --nodes "$NODES" --device "$DEVICE" --out "$dir" > /dev/null
+            --nodes "$NODES" --repair "$6" --device "$DEVICE" --out "$dir" > /dev/null
     fi
 }
 for p in 1 3 5; do
     for m in random ga ga-archive; do
-        for s in $SEEDS; do run "$out/p$p-$m-s$s" "$m" "${INIT[$p]}" "$POP" "$s"; done
+        for s in $SEEDS; do run "$out/p$p-$m-s$s" "$m" "${INIT[$p]}" "$POP" "$s" "$REPAIR"; done
     done
 done
-run "$out/p1-ga-archive-pop$BIGPOP" ga-archive "${INIT[1]}" "$BIGPOP" 1
+run "$out/p1-ga-archive-pop$BIGPOP" ga-archive "${INIT[1]}" "$BIGPOP" 1 "$BIGREPAIR"
 python3 - "$out" "$SEEDS" "$BIGPOP" "$POP" "$GENS" "$NODES" <<'PY'
 import json, sys
 out, seeds, bigpop, pop, gens, nodes = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
@@ -76,8 +80,8 @@ for m in ("random", "ga", "ga-archive"):
 big = f"p1-ga-archive-pop{bigpop}"
 b = load(big)
 runs.append((big, b))
-print(f"\npopulation {bigpop} x {gens}, 1-move initial, GA with archive, seed 1: longest perfect problem "
-      f"{b['longest']} plies, {b['problems']} problems, {b['seconds']:.0f} s")
+print(f"\npopulation {bigpop} x {gens}, 1-move initial, GA with archive, cook removal {b.get('repair', 0)}, seed 1: "
+      f"longest perfect problem {b['longest']} plies, {b['problems']} problems, {b['seconds']:.0f} s")
 print("\n| run | wall s | verifier calls | node limit hit | perfect problems | longest | max fitness | mean fitness |")
 print("|---|---|---|---|---|---|---|---|")
 for name, r in runs:

@@ -62,7 +62,7 @@ typedef struct {
     size_t hash_mb;
     uint64_t nodes;
     double time_s;
-    int threads, verify, flaws, apply_moves, strict, yozume_extra;
+    int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm;
     const char *kif_dir;
     int progress;
 } SolveOpts;
@@ -178,7 +178,7 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     int next_out = 0, done = 0;
     int threads = o->threads > 0 ? o->threads : 1;
     if (threads > n) threads = n > 0 ? n : 1;
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm};
 #pragma omp parallel num_threads(threads)
     {
         DfCtx *c = df_new(o->hash_mb);
@@ -235,6 +235,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (!strcmp(s, "--kif")) { o->kif_dir = argv[++i]; }
         else if (!strcmp(s, "--yozume-depth")) { if (v > 900) return cli_error(cmd, "--yozume-depth must be 0..900"); o->yozume_extra = (int)v; i++; }
         else if (!strcmp(s, "--yozume-unbounded")) o->yozume_extra = -1;
+        else if (!strcmp(s, "--yozume-confirm")) o->yozume_confirm = 1;
         else if (!strcmp(s, "--verify")) o->verify = 1;
         else if (!strcmp(s, "--no-flaws")) o->flaws = 0;
         else if (!strcmp(s, "--apply-moves")) o->apply_moves = 1;

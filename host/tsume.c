@@ -145,12 +145,14 @@ static int same_but_promo(Move a, Move b) {
     return !move_is_drop(a) && !move_is_drop(b) && (a & ~MOVE_PROMO) == (b & ~MOVE_PROMO) && a != b;
 }
 
-/* Flaws and notes at ply k of the main line (pos is the position before it). */
+/* Flaws and notes at ply k of the main line (pos is the position before it).
+ * confirm: only the 余詰 test of the attacker's alternatives (notes were taken). */
 static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *pos, int k, const uint64_t *keys,
-                         MoveList *ml, int attacker) {
+                         MoveList *ml, int attacker, int confirm) {
     int L = a->npv, n = L - k;
     char buf[TS_NOTE_LEN], mv[8];
     buf[0] = 0;
+    if (confirm && (pos->side != attacker || n == 1)) return;
     if (pos->side == attacker) {
         gen_checks(pos, ml);
         for (int i = 0; i < ml->count; i++) {
@@ -177,7 +179,8 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
                     df_set_forbidden(c, NULL, 0);
                 }
                 df_set_no_rep(c, 1);  /* the analysis runs bounded futile-rule queries */
-                if (r.result == DF_UNKNOWN) a->complete = 0;
+                if (r.result == DF_UNKNOWN || (r.result == DF_DISPROVEN && (r.flags & DF_DEPTH) && dalt >= DF_MAX_DEPTH))
+                    a->complete = 0;  /* (no mate within the deepest bound is not "none at all") */
                 else if (r.result == DF_PROVEN) {
                     if (same_but_promo(m, a->pv[k])) {
                         char note[64];
@@ -210,8 +213,8 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
 
 /* Flaws and notes along the main line: every ply from the root, or with
  * first_flaw from the last ply back (the cheap, shallow searches first) until
- * the first flaw. */
-static void analyse_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root) {
+ * the first flaw.  confirm: the 余詰 tests only (see analyse_node). */
+static void analyse_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root, int confirm) {
     int L = a->npv;
     uint64_t *keys = malloc(sizeof(uint64_t) * (L + 1));
     Position *line = malloc(sizeof(Position) * (L + 1));
@@ -229,7 +232,7 @@ static void analyse_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
         }
         for (int i = 0; i < L && !df_aborted(c) && !(o->first_flaw && a->nyozume); i++) {
             int k = o->first_flaw ? L - 1 - i : i;
-            analyse_node(c, o, a, &line[k], k, keys, ml, root->side);
+            analyse_node(c, o, a, &line[k], k, keys, ml, root->side, confirm);
         }
         if (df_aborted(c)) a->complete = 0;
     }
@@ -263,7 +266,14 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
                 a->leftover = left;
                 a->complete = 1;
                 if (!o->flaws) a->complete = 0;
-                else if (!(o->first_flaw && left > 0)) analyse_line(c, o, a, root);
+                else if (!(o->first_flaw && left > 0)) {
+                    analyse_line(c, o, a, root, 0);
+                    if (o->yozume_confirm && o->yozume_extra >= 0 && a->complete && !a->nyozume) {
+                        TsOptions unbounded = *o;  /* 余詰 is a mate of any length: the bound found the cheap ones */
+                        unbounded.yozume_extra = -1;
+                        analyse_line(c, &unbounded, a, root, 1);
+                    }
+                }
             } else {
                 a->npv = 0;
                 if (left == -1) snprintf(a->verify_msg, sizeof a->verify_msg, "main line extraction failed");

@@ -48,6 +48,9 @@ typedef struct {
                              searched to n + yozume_extra plies; < 0: unbounded (may not finish) */
     int first_flaw;       /* composer mode: stop at the first flaw (駒余り, then 余詰 from the
                              last ply back) and skip the notes-only tests */
+    int yozume_confirm;   /* when the bounded 余詰 test finds none, test every alternative again
+                             with no bound (TSUME_RULES: a mate of any length); a limit there
+                             leaves the analysis incomplete, so the verdict is not perfect */
 } TsOptions;
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */

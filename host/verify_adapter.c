@@ -19,6 +19,7 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     o.flaws = 1;
     o.yozume_extra = 6;  /* the same 余詰 bound as `tsumegen solve` by default */
     o.first_flaw = 1;    /* the composer needs "perfect or not", not every flaw and note */
+    o.yozume_confirm = 1;  /* a perfect verdict must not rest on the bound */
     ts_solve(thread_ctx, pos, &o, a);
     memset(out, 0, offsetof(Verdict, pv));
     out->result = a->result == TS_MATE ? VERDICT_MATE : a->result == TS_NOMATE ? VERDICT_NOMATE : VERDICT_UNKNOWN;

@@ -255,3 +255,20 @@ TEST(repair_removes_cooks) {
     CHECK(cooked > 5 && proposals > cooked && perfect > 0 && reverted > 0);
     free(v); free(w); free(cand);
 }
+
+/* 余詰 is a mate of any length (TSUME_RULES.md): a 15-ply problem that a GA run
+ * of the fourth session wrote as perfect has, at ply 9, 8b7a mating in 27 more
+ * plies - beyond the bounded test (7 plies left + 6).  The composer's verdict
+ * must find it (the bounded pass first, then every alternative unbounded). */
+TEST(compose_verdict_unbounded_cook) {
+    Verdict *v = malloc(sizeof *v);
+    Position p = test_load("4kg3/+L6S1/4P4/1+R2+N2+P1/3+s5/9/9/9/9 b Gr2b2g2s3n3l16p 1");
+    CHECK(!verify_for_compose(&p, 5000000, v));
+    CHECK(v->result == VERDICT_MATE && !v->perfect && !v->undecided);
+    CHECK_EQ_U64(v->length, 15);
+    CHECK_EQ_U64(v->cook_ply, 8);
+    char mv[8];
+    move_format(v->cook_move, mv);
+    CHECK(!strcmp(mv, "8b7a"));
+    free(v);
+}
