@@ -17,6 +17,7 @@
 
 const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
+    "                      [--yozume-unbounded] [--yozume-confirm]\n"
     "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [SFEN ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
@@ -41,6 +42,9 @@ const char USAGE_SOLVE[] =
     "  --yozume-depth N  余詰 test bound: an alternative with n plies left is searched\n"
     "                to n+N plies (default 6); --yozume-unbounded: any length (slow,\n"
     "                often undecided: the attacker can usually check forever)\n"
+    "  --yozume-confirm  when the bounded test finds no 余詰, search every alternative\n"
+    "                again with no bound (a limit there: not perfect, flaw_analysis_incomplete);\n"
+    "                the composer always does this\n"
     "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
     "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
     "Exit status: 0, or 2 if an input was rejected (its line has \"result\":\"error\").\n";
