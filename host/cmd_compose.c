@@ -10,6 +10,7 @@ const char USAGE_COMPOSE[] =
     "usage: tsumegen compose ga [--init SFEN] [--pop N] [--gens N] [--seed S] [--out DIR]\n"
     "                           [--oversample K] [--nodes N] [--retry K] [--retry-nodes N]\n"
     "                           [--repair K] [--repair-tries N] [--repair-depth N]\n"
+    "                           [--extend K] [--extend-tries N]\n"
     "                           [--threads N] [--method M]\n"
     "                           [--archive-rate X] [--mutation X] [--tournament N] [--ones N]\n"
     "                           [--device D] [--points FILE] [--cl-threads N]\n"
@@ -31,6 +32,14 @@ const char USAGE_COMPOSE[] =
     "least fit of the population.  --repair-depth rounds (default 3): each next round\n"
     "repairs the longest proposals still cooked.  --repair 0 (and --method random)\n"
     "turns it off: the paper's GA.\n"
+    "Backward extension (逆算): each generation the --extend longest perfect problems\n"
+    "found so far (default 3), each once, get up to --extend-tries boards (default 32)\n"
+    "one attacker check and one king move earlier: the king one square away, and a\n"
+    "drop, a move or a sacrifice on the king's square that checks it and after which\n"
+    "the king's step back gives the problem again.  They are verified like any child;\n"
+    "the perfect ones (often 2 plies longer) are written and extended in turn.  Their\n"
+    "kings moved, so they have no genome and stay out of the population.  --extend 0\n"
+    "(with --repair 0: the paper's GA) turns it off.\n"
     "Screening: a board that fails the strict SFEN rules, or where the attacker has no\n"
     "check, gets fitness 0 without a solver call; the others are ranked by\n"
     "  score = 2 [mate1 <= 1] + 1 / (1 + d / 10) + u / 1000\n"
@@ -98,6 +107,8 @@ int cmd_compose(int argc, char **argv) {
         else if (!strcmp(a, "--repair")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o.repair = (int)x; }
         else if (!strcmp(a, "--repair-depth")) { if (parse_num(a, v, 1, 100, &x)) return EXIT_USAGE; o.repair_depth = (int)x; }
         else if (!strcmp(a, "--repair-tries")) { if (parse_num(a, v, 1, 10000, &x)) return EXIT_USAGE; o.repair_tries = (int)x; }
+        else if (!strcmp(a, "--extend")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o.extend = (int)x; }
+        else if (!strcmp(a, "--extend-tries")) { if (parse_num(a, v, 1, 4096, &x)) return EXIT_USAGE; o.extend_tries = (int)x; }
         else if (!strcmp(a, "--threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o.threads = (int)x; }
         else if (!strcmp(a, "--archive-rate")) { if (parse_num(a, v, 0, 1, &o.archive_rate)) return EXIT_USAGE; }
         else if (!strcmp(a, "--mutation")) { if (parse_num(a, v, 0, 1, &o.mutation)) return EXIT_USAGE; }
@@ -106,6 +117,6 @@ int cmd_compose(int argc, char **argv) {
         else return cli_error("compose", "unknown option '%s' (see tsumegen compose --help)", a);
     }
     if (o.method == METHOD_GA) o.archive_rate = 0;
-    if (o.method == METHOD_RANDOM) o.repair = 0;  /* each generation starts afresh */
+    if (o.method == METHOD_RANDOM) o.repair = 0, o.extend = 0;  /* each generation starts afresh */
     return compose_run(&o, verify_for_compose);
 }

@@ -1,5 +1,6 @@
-/* compose.c - GA composition loop, archive, output, checkpoint and resume. */
-#include "compose.h"
+/* compose.c - the GA composition loop and its operators (second look, cook
+ * removal, backward extension); what the run writes is in compose_io.c. */
+#include "compose_run.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,15 +11,10 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "ga.h"
 #include "repair.h"
-#include "kif.h"
-#include "ocl.h"
 #include "screen.h"
 #include "sfen.h"
 #include "util.h"
-
-#define CHECKPOINT_VERSION 1
 
 void compose_defaults(ComposeOptions *o) {
     memset(o, 0, sizeof *o);
@@ -35,6 +31,8 @@ void compose_defaults(ComposeOptions *o) {
     o->repair = 8;
     o->repair_tries = 8;
     o->repair_depth = 3;
+    o->extend = 3;
+    o->extend_tries = 32;
     o->method = METHOD_GA_ARCHIVE;
     o->out_dir = "out";
 }
@@ -138,192 +136,8 @@ void compose_remove_redundant(Position *pos, Verdict *v, VerifyFn verify, uint64
     free(t);
 }
 
-/* ---- run state ---------------------------------------------------------- */
-
-typedef struct {
-    Genome g;
-    double fitness;
-} Individual;
-
-typedef struct {
-    char **s;
-    int n, cap;
-} Keys;
-
-typedef struct {
-    const ComposeOptions *o;
-    VerifyFn verify;
-    Position initial;
-    Verdict initial_verdict;
-    Individual *pop;
-    Genome *archive;
-    int archive_n, archive_cap;
-    Keys archived, written_keys;  /* canonical SFENs: boards archived, problems written */
-    Keys undecided_keys;          /* ... and undecided mates written to undecided.jsonl */
-    int generation, longest, written;
-    Rng rng;
-    FILE *problems, *undecided;
-    int32_t *weights;  /* points weights for the screen */
-    OclScreen *dev;    /* the OpenCL screening device; NULL: screen_cpu on OpenMP threads */
-    char device[300];  /* what screens, for summary.json */
-    /* totals over the whole run (kept in the checkpoint across --resume) */
-    double screened, verified, t_decode, t_screen, t_verify, seconds0, t_start;
-} Run;
-
-static int keys_has(const Keys *k, const char *key) {
-    for (int i = 0; i < k->n; i++)
-        if (!strcmp(k->s[i], key)) return 1;
-    return 0;
-}
-
-static void keys_add(Keys *k, const char *key) {
-    if (k->n == k->cap) {
-        k->cap = k->cap ? 2 * k->cap : 64;
-        k->s = realloc(k->s, sizeof(char *) * (size_t)k->cap);
-    }
-    k->s[k->n++] = strdup(key);
-}
-
-static void keys_free(Keys *k) {
-    for (int i = 0; i < k->n; i++) free(k->s[i]);
-    free(k->s);
-}
-
-static void archive_add(Run *r, const Genome *g) {
-    if (r->archive_n == r->archive_cap) {
-        r->archive_cap = r->archive_cap ? 2 * r->archive_cap : 64;
-        r->archive = realloc(r->archive, sizeof(Genome) * (size_t)r->archive_cap);
-    }
-    r->archive[r->archive_n++] = *g;
-}
-
-/* Writes one perfect problem (already reduced) as a JSON line and a KIF file. */
-static void write_problem(Run *r, const Position *pos, const Verdict *v) {
-    char sfen[SFEN_MAX], path[4096], mv[8];
-    sfen_format(pos, sfen, sizeof sfen);
-    r->written++;
-    fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,\"pv\":[", sfen, v->length);
-    for (int i = 0; i < v->pv_len; i++) {
-        move_format(v->pv[i], mv);
-        fprintf(r->problems, "%s\"%s\"", i ? "," : "", mv);
-    }
-    fprintf(r->problems, "],\"generation\":%d,\"seed\":%llu,\"sacrifices\":%d,\"id\":%d}\n", r->generation,
-            (unsigned long long)r->o->seed, compose_sacrifices(pos, v->pv, v->pv_len), r->written);
-    fflush(r->problems);
-    snprintf(path, sizeof path, "%s/%03d.kif", r->o->out_dir, r->written);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        char comment[128];
-        snprintf(comment, sizeof comment, "tsumegen GA: %d手詰 generation %d seed %llu", v->length, r->generation,
-                 (unsigned long long)r->o->seed);
-        kif_write(f, pos, v->pv, v->pv_len, comment);
-        fclose(f);
-    }
-}
-
-/* ---- checkpoint --------------------------------------------------------- */
-
-static int save_checkpoint(const Run *r) {
-    char path[4096], tmp[4200];
-    snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
-    fprintf(f, "tsumegen-ga-checkpoint %d\ninit %s\npop %d method %d\ngeneration %d\nrng %llx %llx %llx %llx\n",
-            CHECKPOINT_VERSION, r->o->init_sfen, r->o->pop, r->o->method, r->generation,
-            (unsigned long long)r->rng.s[0], (unsigned long long)r->rng.s[1], (unsigned long long)r->rng.s[2],
-            (unsigned long long)r->rng.s[3]);
-    fprintf(f, "longest %d written %d\n", r->longest, r->written);
-    fprintf(f, "stats %.17g %.17g %.6f %.6f %.6f %.3f\n", r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify,
-            r->seconds0 + util_now() - r->t_start);
-    for (int i = 0; i < r->o->pop; i++) {
-        fprintf(f, "ind %.17g", r->pop[i].fitness);
-        for (int w = 0; w < GA_WORDS; w++) fprintf(f, " %llx", (unsigned long long)r->pop[i].g.w[w]);
-        fputc('\n', f);
-    }
-    for (int i = 0; i < r->archive_n; i++) {
-        fputs("arc", f);
-        for (int w = 0; w < GA_WORDS; w++) fprintf(f, " %llx", (unsigned long long)r->archive[i].w[w]);
-        fputc('\n', f);
-    }
-    for (int i = 0; i < r->archived.n; i++) fprintf(f, "seen %s\n", r->archived.s[i]);
-    for (int i = 0; i < r->written_keys.n; i++) fprintf(f, "wrote %s\n", r->written_keys.s[i]);
-    for (int i = 0; i < r->undecided_keys.n; i++) fprintf(f, "undecided %s\n", r->undecided_keys.s[i]);
-    int bad = ferror(f);
-    if (fclose(f) || bad) return -1;
-    return rename(tmp, path);  /* atomic: a crash leaves the previous checkpoint */
-}
-
-static int read_genome(char *p, Genome *g) {
-    for (int w = 0; w < GA_WORDS; w++) {
-        char *end;
-        g->w[w] = strtoull(p, &end, 16);
-        if (end == p) return -1;
-        p = end;
-    }
-    return 0;
-}
-
-static int load_checkpoint(Run *r) {
-    char path[4096], line[8192];
-    snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
-    FILE *f = fopen(path, "r");
-    if (!f) { fprintf(stderr, "tsumegen compose: --resume: cannot open %s: %s\n", path, strerror(errno)); return -1; }
-    int version = 0, n_ind = 0, pop = 0, method = -1, ok = 1;
-    while (ok && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        unsigned long long s[4];
-        if (sscanf(line, "tsumegen-ga-checkpoint %d", &version) == 1) continue;
-        if (!strncmp(line, "init ", 5)) { ok = !strcmp(line + 5, r->o->init_sfen); continue; }
-        if (sscanf(line, "pop %d method %d", &pop, &method) == 2) { ok = pop == r->o->pop && method == r->o->method; continue; }
-        if (sscanf(line, "generation %d", &r->generation) == 1) continue;
-        if (sscanf(line, "rng %llx %llx %llx %llx", &s[0], &s[1], &s[2], &s[3]) == 4) {
-            for (int i = 0; i < 4; i++) r->rng.s[i] = s[i];
-            continue;
-        }
-        if (sscanf(line, "longest %d written %d", &r->longest, &r->written) == 2) continue;
-        /* optional (older checkpoints lack it): the totals for summary.json */
-        if (sscanf(line, "stats %lf %lf %lf %lf %lf %lf", &r->screened, &r->verified, &r->t_decode, &r->t_screen,
-                   &r->t_verify, &r->seconds0) == 6)
-            continue;
-        if (!strncmp(line, "ind ", 4) && n_ind < r->o->pop) {
-            char *end;
-            r->pop[n_ind].fitness = strtod(line + 4, &end);
-            ok = !read_genome(end, &r->pop[n_ind].g);
-            n_ind++;
-        } else if (!strncmp(line, "arc ", 4)) {
-            Genome g;
-            ok = !read_genome(line + 4, &g);
-            if (ok) archive_add(r, &g);
-        } else if (!strncmp(line, "seen ", 5)) {
-            keys_add(&r->archived, line + 5);
-        } else if (!strncmp(line, "wrote ", 6)) {
-            keys_add(&r->written_keys, line + 6);
-        } else if (!strncmp(line, "undecided ", 10)) {
-            keys_add(&r->undecided_keys, line + 10);
-        } else ok = 0;
-    }
-    fclose(f);
-    if (!ok || version != CHECKPOINT_VERSION || n_ind != r->o->pop) {
-        fprintf(stderr, "tsumegen compose: --resume: %s does not match this run (other --init/--pop/--method, or damaged)\n", path);
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- one generation ----------------------------------------------------- */
 
-typedef struct {
-    Genome g;
-    Position pos;
-    int decoded;  /* decoded and through the strict SFEN round trip */
-    int legal;    /* and the engine says legal with a check to play */
-    double u;     /* tie-break for the score */
-    double score;
-    double fitness;
-    Verdict *v;
-    uint64_t node_limit;  /* the budget that gave v (the retry budget after a second look) */
-} Child;
 
 static int pick_parent(Run *r) {
     /* -1 - i names archive entry i */
@@ -389,14 +203,15 @@ static int by_score_desc(const void *a, const void *b) {
     return (x->score < y->score) - (x->score > y->score);
 }
 
-/* A perfect child: archive it (once per board), then write its reduced form
- * unless that problem was written before. */
+/* A perfect child: archive it (once per board; an extended board has no genome,
+ * its king moved), then write its reduced form unless that problem was written
+ * before, and keep that form for backward extension. */
 static void consider_perfect(Run *r, const Child *c) {
     char key[SFEN_MAX];
     compose_canonical(&c->pos, key, sizeof key);
     if (keys_has(&r->archived, key)) return;
     keys_add(&r->archived, key);
-    archive_add(r, &c->g);
+    if (c->origin != ORIGIN_EXTEND) archive_add(r, &c->g);
     Position p = c->pos;
     Verdict *v = malloc(sizeof *v);
     if (!v) return;
@@ -405,32 +220,11 @@ static void consider_perfect(Run *r, const Child *c) {
     compose_canonical(&p, key, sizeof key);
     if (!keys_has(&r->written_keys, key)) {
         keys_add(&r->written_keys, key);
-        write_problem(r, &p, v);
+        write_problem(r, &p, v, c->origin);
         if (v->length > r->longest) r->longest = v->length;
+        if (r->o->extend > 0) extend_pool_add(&r->pool, &p, v->length);
     }
     free(v);
-}
-
-/* An undecided mate (no flaw found, a limit stopped the exact length or a 余詰
- * test) may be a perfect problem that needs more nodes: kept once per board in
- * undecided.jsonl, for a longer verification later (`tsumegen solve`). */
-static void write_undecided(Run *r, const Child *c) {
-    char key[SFEN_MAX], sfen[SFEN_MAX];
-    compose_canonical(&c->pos, key, sizeof key);
-    if (keys_has(&r->undecided_keys, key)) return;
-    keys_add(&r->undecided_keys, key);
-    sfen_format(&c->pos, sfen, sizeof sfen);
-    const Verdict *v = c->v;
-    fprintf(r->undecided, "{\"sfen\":\"%s\",\"length_lb\":%d,\"length_ub\":%d,\"length_exact\":%s,"
-                          "\"nodes\":%llu,\"generation\":%d,\"seed\":%llu}\n",
-            sfen, v->length, v->length_ub, v->length_exact ? "true" : "false", (unsigned long long)c->node_limit,
-            r->generation, (unsigned long long)r->o->seed);
-    fflush(r->undecided);
-}
-
-/* Nodes a second look gets (0 in the options: 10 x the first budget). */
-static uint64_t retry_budget(const ComposeOptions *o) {
-    return o->retry_nodes ? o->retry_nodes : 10 * o->node_limit;
 }
 
 /* Second look: a mate that the node limit left undecided (exact length or a
@@ -445,7 +239,10 @@ static int second_look(Run *r, Child *ch, int n_eval, int *rescued) {
     int *idx = malloc(sizeof(int) * (size_t)(n_eval > 0 ? n_eval : 1)), k = 0;
     if (!idx) return 0;
     for (int i = 0; i < n_eval; i++) {
-        if (ch[i].v->result != VERDICT_MATE || !ch[i].v->undecided) continue;
+        if (ch[i].v->result != VERDICT_MATE || !ch[i].v->undecided || ch[i].node_limit >= budget) continue;
+        int again = 0;  /* the same board twice in the batch: one look */
+        for (int j = 0; j < k && !again; j++) again = pos_key(&ch[idx[j]].pos) == pos_key(&ch[i].pos);
+        if (again) continue;
         int j = k++;  /* insertion sort: longest first, then rank order (reproducible) */
         for (; j > 0 && ch[idx[j - 1]].v->length < ch[i].v->length; j--) idx[j] = idx[j - 1];
         idx[j] = i;
@@ -467,22 +264,61 @@ static int second_look(Run *r, Child *ch, int n_eval, int *rescued) {
         }
         free(v);
     }
+    char sfen[SFEN_MAX];
+    for (int j = 0; j < n && !stopped; j++) {  /* serial: the cache stays reproducible */
+        Child *c = &ch[idx[j]];
+        sfen_format(&c->pos, sfen, sizeof sfen);
+        if (c->node_limit == budget && vcache_put(r->vc, sfen, c->v, budget)) stopped = 1;
+    }
     free(idx);
     return stopped ? -1 : n;
 }
 
-/* Verifies children 0..n-1 on the threads with the first budget; returns 1 when
- * interrupted (or out of memory), 0 otherwise. */
+/* Verifies children 0..n-1 on the threads with the first budget.  A board
+ * verified before (this run, any budget at least the first) takes the cached
+ * verdict, and one repeated within the batch is verified once; lookups and
+ * insertions are serial, in index order, so the run stays reproducible.
+ * Returns 1 when interrupted (or out of memory), 0 otherwise. */
 static int verify_children(Run *r, Child *ch, int n) {
-    int stopped = 0;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int i = 0; i < n; i++) {
+    int stopped = 0, nt = 0;
+    int *first = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1)), *todo = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    char (*sfen)[SFEN_MAX] = malloc(SFEN_MAX * (size_t)(n > 0 ? n : 1));
+    if (!first || !todo || !sfen) { free(first); free(todo); free(sfen); return 1; }
+    for (int i = 0; i < n; i++) {  /* first[i]: -2 cached, -1 to verify, else the same board earlier in the batch */
         Child *c = &ch[i];
-        if (interrupted || !(c->v = malloc(sizeof(Verdict)))) { stopped = 1; continue; }
         c->node_limit = r->o->node_limit;
+        if (!(c->v = malloc(sizeof(Verdict)))) { stopped = 1; first[i] = -2; continue; }
+        sfen_format(&c->pos, sfen[i], SFEN_MAX);
+        uint64_t b = vcache_get(r->vc, sfen[i], c->node_limit, c->v);
+        first[i] = b ? -2 : -1;
+        if (b) {
+            c->node_limit = b;
+            c->fitness = compose_fitness(c->v, &r->initial_verdict);
+            r->gen_cached++;
+            continue;
+        }
+        for (int j = 0; j < i && first[i] == -1; j++)
+            if (first[j] == -1 && !strcmp(sfen[i], sfen[j])) first[i] = j;
+        if (first[i] == -1) todo[nt++] = i;
+    }
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int k = 0; k < nt; k++) {
+        Child *c = &ch[todo[k]];
+        if (interrupted) { stopped = 1; continue; }
         if (r->verify(&c->pos, c->node_limit, c->v)) c->v->result = VERDICT_UNKNOWN;
         c->fitness = compose_fitness(c->v, &r->initial_verdict);
     }
+    for (int i = 0; i < n && !stopped; i++) {
+        Child *c = &ch[i];
+        if (first[i] >= 0) {
+            memcpy(c->v, ch[first[i]].v, sizeof(Verdict));
+            c->fitness = ch[first[i]].fitness;
+            r->gen_cached++;
+        } else if (first[i] == -1 && vcache_put(r->vc, sfen[i], c->v, c->node_limit)) {
+            stopped = 1;
+        }
+    }
+    free(first); free(todo); free(sfen);
     return stopped;
 }
 
@@ -535,6 +371,7 @@ static int repair_round(Run *r, const Child *ch, int n_eval, uint64_t seed, Chil
                 rc[m].g = cand[i].g;
                 rc[m].pos = cand[i].pos;
                 rc[m].decoded = rc[m].legal = 1;
+                rc[m].origin = ORIGIN_REPAIR;
             }
         }
         if (m == first) break;
@@ -548,6 +385,49 @@ static int repair_round(Run *r, const Child *ch, int n_eval, uint64_t seed, Chil
         return -1;
     }
     *out = rc;
+    return m;
+}
+
+/* Backward extension (extend.h): the o->extend longest perfect problems not yet
+ * extended get up to o->extend_tries candidates each, one check and one king
+ * move before them, verified like any child (the cache, then the second look for
+ * the undecided); the perfect ones are written and join the pool, so a chain
+ * L -> L+2 -> L+4 grows over the generations.  They do not join the population:
+ * a moved king has no genome.  Returns the candidates in *out as repair_round
+ * does, -1 when interrupted. */
+static int extend_round(Run *r, uint64_t seed, Child **out) {
+    const ComposeOptions *o = r->o;
+    *out = NULL;
+    if (o->extend <= 0 || o->extend_tries <= 0) return 0;
+    enum { EXTEND_MAX = 4096 };
+    ExtendCandidate *cand = malloc(sizeof *cand * EXTEND_MAX);
+    Child *ec = calloc((size_t)o->extend * (size_t)o->extend_tries, sizeof *ec);
+    if (!cand || !ec) { free(cand); free(ec); return 0; }
+    Rng rng;
+    rng_seed(&rng, seed ^ 0xE87E4D5EEDull);
+    int m = 0;
+    for (int j = 0; j < o->extend; j++) {
+        int i = extend_pool_next(&r->pool, 1);
+        if (i < 0) break;
+        r->pool.extended[i] = 1;
+        Position base;
+        char err[ERR_MAX];
+        if (sfen_parse(r->pool.sfen[i], &base, 0, err, sizeof err)) continue;
+        int got = extend_candidates(&base, &rng, cand, EXTEND_MAX);
+        for (int k = 0; k < got && k < o->extend_tries; k++, m++) {
+            ec[m].pos = cand[k].pos;
+            ec[m].decoded = ec[m].legal = 1;
+            ec[m].origin = ORIGIN_EXTEND;
+        }
+    }
+    free(cand);
+    int rescued = 0;
+    if (verify_children(r, ec, m) || second_look(r, ec, m, &rescued) < 0) {
+        for (int i = 0; i < m; i++) free(ec[i].v);
+        free(ec);
+        return -1;
+    }
+    *out = ec;
     return m;
 }
 
@@ -569,6 +449,7 @@ static int run_generation(Run *r) {
         ch[i].g = a;
         if (i + 1 < n) ch[i + 1].g = b;
     }
+    r->gen_cached = 0;
     uint64_t gen_seed = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r->generation * 0xD1B54A32D192ED03ull;
     double t0 = util_now();
 #pragma omp parallel for schedule(dynamic, 16)
@@ -593,6 +474,14 @@ static int run_generation(Run *r) {
     if (n_rep < 0) stopped = 1, n_rep = 0;
     if (n_rep > 0 && second_look(r, rep, n_rep, &n_rescued) < 0) stopped = 1;  /* undecided proposals too */
     double t3 = util_now();
+    Child *ext = NULL;  /* extensions of the problems of earlier generations */
+    int n_ext = stopped ? 0 : extend_round(r, gen_seed, &ext), n_ext_perfect = 0, n_ext_undecided = 0;
+    if (n_ext < 0) stopped = 1, n_ext = 0;
+    for (int i = 0; i < n_ext; i++) {
+        n_ext_perfect += ext[i].v->result == VERDICT_MATE && ext[i].v->perfect;
+        n_ext_undecided += ext[i].v->result == VERDICT_MATE && ext[i].v->undecided;
+    }
+    double t4 = util_now();
     int n_mate = 0, n_perfect = 0, n_nomate = 0, n_unknown = 0, n_undecided = 0;  /* for generations.jsonl */
     for (int i = 0; i < n_eval && !stopped; i++) {
         int res = ch[i].v->result;
@@ -608,13 +497,15 @@ static int run_generation(Run *r) {
         n_rep_undecided += rep[i].v->result == VERDICT_MATE && rep[i].v->undecided;
     }
     r->screened += n;
-    r->verified += n_eval + n_rep;
+    r->verified += n_eval + n_rep + n_ext;
     r->t_decode += td - t0;
     r->t_screen += t1 - td;
-    r->t_verify += t3 - t1;
+    r->t_verify += t4 - t1;
     if (!stopped) {
         for (int i = 0; i < n_eval; i++) record_child(r, &ch[i]);  /* serial, in rank order: reproducible */
         for (int i = 0; i < n_rep; i++) record_child(r, &rep[i]);
+        for (int i = 0; i < n_ext; i++) record_child(r, &ext[i]);
+        if (vcache_append(r->vc, r->vcf)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/verdicts.bin\n", o->out_dir);
         for (int i = 0; i < o->pop; i++) {
             r->pop[i].g = ch[i].g;
             r->pop[i].fitness = i < n_eval ? ch[i].fitness : 0;
@@ -632,6 +523,8 @@ static int run_generation(Run *r) {
     for (int i = 0; i < n_eval; i++) free(ch[i].v);
     for (int i = 0; i < n_rep; i++) free(rep[i].v);
     free(rep);
+    for (int i = 0; i < n_ext; i++) free(ext[i].v);
+    free(ext);
     free(ch);
     if (stopped) return 1;
     double best = 0, sum = 0;
@@ -647,13 +540,14 @@ static int run_generation(Run *r) {
     if (f) {
         fprintf(f, "{\"generation\":%d,\"best\":%g,\"mean\":%.3f,\"archive\":%d,\"problems\":%d,\"longest\":%d,"
                    "\"screened\":%d,\"legal\":%d,\"verified\":%d,\"mate\":%d,\"perfect\":%d,\"nomate\":%d,\"unknown\":%d,"
-                   "\"undecided\":%d,\"retried\":%d,\"rescued\":%d,\"retry_s\":%.3f,"
+                   "\"undecided\":%d,\"cached\":%d,\"retried\":%d,\"rescued\":%d,\"retry_s\":%.3f,"
                    "\"repaired\":%d,\"repair_perfect\":%d,\"repair_undecided\":%d,\"repair_s\":%.3f,"
+                   "\"extended\":%d,\"extend_perfect\":%d,\"extend_undecided\":%d,\"extend_s\":%.3f,"
                    "\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
                    "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f}\n",
                 r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, n_mate, n_perfect,
-                n_nomate, n_unknown, n_undecided, n_retry, n_rescued,
-                t_look, n_rep, n_rep_perfect, n_rep_undecided, t3 - t2, bps, vps,
+                n_nomate, n_unknown, n_undecided, r->gen_cached, n_retry, n_rescued,
+                t_look, n_rep, n_rep_perfect, n_rep_undecided, t3 - t2, n_ext, n_ext_perfect, n_ext_undecided, t4 - t3, bps, vps,
                 td - t0, t1 - td, t2 - t1);
         fclose(f);
     }
@@ -667,46 +561,13 @@ static void free_run(Run *r) {
     keys_free(&r->archived);
     keys_free(&r->written_keys);
     keys_free(&r->undecided_keys);
+    vcache_free(r->vc);
+    extend_pool_free(&r->pool);
+    if (r->vcf) fclose(r->vcf);
     free(r->archive);
     free(r->pop);
     free(r->weights);
     ocl_screen_close(r->dev);
-}
-
-/* The run's summary: printed at the end and written to OUT/summary.json.  Counts
- * and seconds cover the whole run, earlier sessions of a --resume included. */
-static void print_summary(FILE *f, const Run *r, double seconds) {
-    static const char *const METHOD[] = {"ga-archive", "ga", "random"};
-    const ComposeOptions *o = r->o;
-    double best = 0, sum = 0;
-    for (int i = 0; i < o->pop; i++) {
-        sum += r->pop[i].fitness;
-        if (r->pop[i].fitness > best) best = r->pop[i].fitness;
-    }
-    fprintf(f, "{\"generations\":%d,\"problems\":%d,\"archive\":%d,\"longest\":%d,\"best_fitness\":%g,"
-               "\"mean_fitness\":%.3f,\"seconds\":%.1f,\"interrupted\":%s,\"out\":",
-            r->generation, r->written, r->archive_n, r->longest, best, sum / o->pop, seconds,
-            interrupted ? "true" : "false");
-    util_json_str(f, o->out_dir);
-    fprintf(f, ",\"seed\":%llu,\"pop\":%d,\"gens\":%d,\"method\":\"%s\",\"nodes\":%llu,\"retry\":%d,"
-               "\"retry_nodes\":%llu,\"repair\":%d,\"repair_tries\":%d,\"repair_depth\":%d,\"device\":",
-            (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit, o->retry,
-            (unsigned long long)retry_budget(o), o->repair, o->repair_tries, o->repair_depth);
-    util_json_str(f, r->device);
-    fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f}\n",
-            r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify);
-}
-
-static int write_summary(const Run *r, double seconds) {
-    char path[4096], tmp[4200];
-    snprintf(path, sizeof path, "%s/summary.json", r->o->out_dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
-    print_summary(f, r, seconds);
-    int bad = ferror(f);
-    if (fclose(f) || bad) return -1;
-    return rename(tmp, path);
 }
 
 int compose_run(const ComposeOptions *o, VerifyFn verify) {
@@ -772,6 +633,16 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         snprintf(path, sizeof path, "%s/generations.jsonl", o->out_dir);
         remove(path);
     }
+    /* the verdict cache: a straight run starts it empty; --resume reloads it, so the
+     * continued run answers from the same verdicts as an uninterrupted one */
+    snprintf(path, sizeof path, "%s/verdicts.bin", o->out_dir);
+    long nv = 0;
+    if (!(r.vc = vcache_new()) || !(r.vcf = fopen(path, o->resume ? "a+b" : "w+b")) || (nv = vcache_load(r.vc, r.vcf)) < 0) {
+        fprintf(stderr, "tsumegen compose: %s: %s\n", path, nv < 0 ? "not a verdict cache (or damaged)" : strerror(errno));
+        fclose(r.problems);
+        fclose(r.undecided);
+        return free_run(&r), 2;
+    }
     void (*old)(int) = signal(SIGINT, on_sigint);
     while (r.generation < o->gens && !interrupted) {
         int rc = run_generation(&r);
@@ -781,9 +652,9 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     }
     signal(SIGINT, old);
     double seconds = r.seconds0 + util_now() - r.t_start;  /* once: the file and stdout agree */
-    print_summary(stdout, &r, seconds);
+    print_summary(stdout, &r, seconds, interrupted);
     fflush(stdout);
-    if (write_summary(&r, seconds)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/summary.json\n", o->out_dir);
+    if (write_summary(&r, seconds, interrupted)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/summary.json\n", o->out_dir);
     if (interrupted) fprintf(stderr, "tsumegen compose: interrupted; continue with --resume\n");
     fclose(r.problems);
     fclose(r.undecided);

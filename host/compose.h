@@ -44,6 +44,9 @@ typedef struct {
      * up to repair_tries proposals each, verified like any child; repair_depth
      * rounds (the next round repairs the proposals still cooked) */
     int repair, repair_tries, repair_depth;
+    /* backward extension (extend.h): each generation the `extend` longest perfect
+     * problems not yet extended get up to extend_tries candidates each */
+    int extend, extend_tries;
     const char *out_dir;
     /* screening engine: device spec as `tsumegen screen --device` (NULL: $TSUMEGEN_DEVICE
      * or auto), points weights file (NULL: built in), pocl threads (0: pocl's default) */

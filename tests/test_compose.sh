@@ -37,7 +37,7 @@ s = json.load(open(sys.argv[1]))
 printed = json.loads(open(sys.argv[2]).read())
 want = {"generations": 4, "seed": 2, "pop": 30, "gens": 4, "method": "ga-archive", "device": "OpenMP",
         "screened": 30 * 4 * 4, "interrupted": False, "retry": 8, "retry_nodes": 300000,
-        "repair": 8, "repair_tries": 8, "repair_depth": 3}
+        "repair": 8, "repair_tries": 8, "repair_depth": 3, "extend": 3, "extend_tries": 32}
 bad = {k: s.get(k) for k, v in want.items() if s.get(k) != v}
 bad.update({k: s.get(k) for k in ("verified", "screen_s", "verify_s", "problems", "longest") if k not in s})
 if s != printed: bad["printed"] = printed
@@ -50,16 +50,25 @@ g = [json.loads(l) for l in open(sys.argv[1])]
 good = len(g) == 4 and all(
     r["mate"] + r["nomate"] + r["unknown"] == r["verified"] and 0 <= r["retried"] <= 8
     and 0 <= r["undecided"] <= r["mate"] - r["perfect"]
-    and 0 <= r["repair_perfect"] + r["repair_undecided"] <= r["repaired"] <= 8 * 8 * 3 for r in g)
+    and 0 <= r["repair_perfect"] + r["repair_undecided"] <= r["repaired"] <= 8 * 8 * 3
+    and 0 <= r["extend_perfect"] + r["extend_undecided"] <= r["extended"] <= 3 * 32 and 0 <= r["cached"] <= r["verified"] + r["repaired"] + r["extended"]
+    for r in g)
 sys.exit(0 if good else 1)
 PY
 python3 -c 'import json,sys; g=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(0 if sum(r["repaired"] for r in g) > 0 else 1)' \
     "$d/a/generations.jsonl" && ok "cook removal proposes boards" || bad "cook removal proposed nothing"
+python3 - "$d/a/problems.jsonl" "$d/a/generations.jsonl" <<'PY' && ok "backward extension tries boards; every problem names its origin" || bad "backward extension / origin"
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1])]
+g = [json.loads(l) for l in open(sys.argv[2])]
+good = sum(r["extended"] for r in g) > 0 and all(r["origin"] in ("ga", "repair", "extend") for r in p)
+sys.exit(0 if good else 1)
+PY
 python3 - "$d/a/undecided.jsonl" "$d/a/generations.jsonl" <<'PY' && ok "undecided.jsonl: each undecided mate once, with its bounds" || bad "undecided.jsonl"
 import json, sys
 u = [json.loads(l) for l in open(sys.argv[1])]
 g = [json.loads(l) for l in open(sys.argv[2])]
-good = len(u) <= sum(r["undecided"] + r["repair_undecided"] for r in g) and len({r["sfen"] for r in u}) == len(u) and all(
+good = len(u) <= sum(r["undecided"] + r["repair_undecided"] + r["extend_undecided"] for r in g) and len({r["sfen"] for r in u}) == len(u) and all(
     1 <= r["length_lb"] <= r["length_ub"] and r["length_lb"] % 2 == 1 and r["nodes"] >= 30000 for r in u)
 if not good: print("undecided.jsonl:", u[:3])
 sys.exit(0 if good else 1)

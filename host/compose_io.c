@@ -1,0 +1,218 @@
+/* compose_io.c - what a GA run writes and reads back (see compose_run.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compose_run.h"
+#include "kif.h"
+#include "sfen.h"
+#include "util.h"
+
+#define CHECKPOINT_VERSION 1
+
+
+int keys_has(const Keys *k, const char *key) {
+    for (int i = 0; i < k->n; i++)
+        if (!strcmp(k->s[i], key)) return 1;
+    return 0;
+}
+
+void keys_add(Keys *k, const char *key) {
+    if (k->n == k->cap) {
+        k->cap = k->cap ? 2 * k->cap : 64;
+        k->s = realloc(k->s, sizeof(char *) * (size_t)k->cap);
+    }
+    k->s[k->n++] = strdup(key);
+}
+
+void keys_free(Keys *k) {
+    for (int i = 0; i < k->n; i++) free(k->s[i]);
+    free(k->s);
+}
+
+void archive_add(Run *r, const Genome *g) {
+    if (r->archive_n == r->archive_cap) {
+        r->archive_cap = r->archive_cap ? 2 * r->archive_cap : 64;
+        r->archive = realloc(r->archive, sizeof(Genome) * (size_t)r->archive_cap);
+    }
+    r->archive[r->archive_n++] = *g;
+}
+
+static const char *const ORIGIN_NAME[] = {"ga", "repair", "extend"};
+
+/* Writes one perfect problem (already reduced) as a JSON line and a KIF file. */
+void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
+    char sfen[SFEN_MAX], path[4096], mv[8];
+    sfen_format(pos, sfen, sizeof sfen);
+    r->written++;
+    fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,\"pv\":[", sfen, v->length);
+    for (int i = 0; i < v->pv_len; i++) {
+        move_format(v->pv[i], mv);
+        fprintf(r->problems, "%s\"%s\"", i ? "," : "", mv);
+    }
+    fprintf(r->problems, "],\"generation\":%d,\"seed\":%llu,\"sacrifices\":%d,\"origin\":\"%s\",\"id\":%d}\n",
+            r->generation, (unsigned long long)r->o->seed, compose_sacrifices(pos, v->pv, v->pv_len), ORIGIN_NAME[origin],
+            r->written);
+    fflush(r->problems);
+    snprintf(path, sizeof path, "%s/%03d.kif", r->o->out_dir, r->written);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        char comment[128];
+        snprintf(comment, sizeof comment, "tsumegen GA: %d手詰 generation %d seed %llu", v->length, r->generation,
+                 (unsigned long long)r->o->seed);
+        kif_write(f, pos, v->pv, v->pv_len, comment);
+        fclose(f);
+    }
+}
+
+/* ---- checkpoint --------------------------------------------------------- */
+
+int save_checkpoint(const Run *r) {
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    fprintf(f, "tsumegen-ga-checkpoint %d\ninit %s\npop %d method %d\ngeneration %d\nrng %llx %llx %llx %llx\n",
+            CHECKPOINT_VERSION, r->o->init_sfen, r->o->pop, r->o->method, r->generation,
+            (unsigned long long)r->rng.s[0], (unsigned long long)r->rng.s[1], (unsigned long long)r->rng.s[2],
+            (unsigned long long)r->rng.s[3]);
+    fprintf(f, "longest %d written %d\n", r->longest, r->written);
+    fprintf(f, "stats %.17g %.17g %.6f %.6f %.6f %.3f\n", r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify,
+            r->seconds0 + util_now() - r->t_start);
+    for (int i = 0; i < r->o->pop; i++) {
+        fprintf(f, "ind %.17g", r->pop[i].fitness);
+        for (int w = 0; w < GA_WORDS; w++) fprintf(f, " %llx", (unsigned long long)r->pop[i].g.w[w]);
+        fputc('\n', f);
+    }
+    for (int i = 0; i < r->archive_n; i++) {
+        fputs("arc", f);
+        for (int w = 0; w < GA_WORDS; w++) fprintf(f, " %llx", (unsigned long long)r->archive[i].w[w]);
+        fputc('\n', f);
+    }
+    for (int i = 0; i < r->archived.n; i++) fprintf(f, "seen %s\n", r->archived.s[i]);
+    for (int i = 0; i < r->written_keys.n; i++) fprintf(f, "wrote %s\n", r->written_keys.s[i]);
+    for (int i = 0; i < r->undecided_keys.n; i++) fprintf(f, "undecided %s\n", r->undecided_keys.s[i]);
+    for (int i = 0; i < r->pool.n; i++) fprintf(f, "pool %d %d %s\n", r->pool.length[i], r->pool.extended[i], r->pool.sfen[i]);
+    int bad = ferror(f);
+    if (fclose(f) || bad) return -1;
+    return rename(tmp, path);  /* atomic: a crash leaves the previous checkpoint */
+}
+
+static int read_genome(char *p, Genome *g) {
+    for (int w = 0; w < GA_WORDS; w++) {
+        char *end;
+        g->w[w] = strtoull(p, &end, 16);
+        if (end == p) return -1;
+        p = end;
+    }
+    return 0;
+}
+
+int load_checkpoint(Run *r) {
+    char path[4096], line[8192];
+    snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
+    FILE *f = fopen(path, "r");
+    if (!f) { fprintf(stderr, "tsumegen compose: --resume: cannot open %s: %s\n", path, strerror(errno)); return -1; }
+    int version = 0, n_ind = 0, pop = 0, method = -1, ok = 1;
+    while (ok && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        unsigned long long s[4];
+        if (sscanf(line, "tsumegen-ga-checkpoint %d", &version) == 1) continue;
+        if (!strncmp(line, "init ", 5)) { ok = !strcmp(line + 5, r->o->init_sfen); continue; }
+        if (sscanf(line, "pop %d method %d", &pop, &method) == 2) { ok = pop == r->o->pop && method == r->o->method; continue; }
+        if (sscanf(line, "generation %d", &r->generation) == 1) continue;
+        if (sscanf(line, "rng %llx %llx %llx %llx", &s[0], &s[1], &s[2], &s[3]) == 4) {
+            for (int i = 0; i < 4; i++) r->rng.s[i] = s[i];
+            continue;
+        }
+        if (sscanf(line, "longest %d written %d", &r->longest, &r->written) == 2) continue;
+        /* optional (older checkpoints lack it): the totals for summary.json */
+        if (sscanf(line, "stats %lf %lf %lf %lf %lf %lf", &r->screened, &r->verified, &r->t_decode, &r->t_screen,
+                   &r->t_verify, &r->seconds0) == 6)
+            continue;
+        if (!strncmp(line, "ind ", 4) && n_ind < r->o->pop) {
+            char *end;
+            r->pop[n_ind].fitness = strtod(line + 4, &end);
+            ok = !read_genome(end, &r->pop[n_ind].g);
+            n_ind++;
+        } else if (!strncmp(line, "arc ", 4)) {
+            Genome g;
+            ok = !read_genome(line + 4, &g);
+            if (ok) archive_add(r, &g);
+        } else if (!strncmp(line, "seen ", 5)) {
+            keys_add(&r->archived, line + 5);
+        } else if (!strncmp(line, "wrote ", 6)) {
+            keys_add(&r->written_keys, line + 6);
+        } else if (!strncmp(line, "undecided ", 10)) {
+            keys_add(&r->undecided_keys, line + 10);
+        } else if (!strncmp(line, "pool ", 5)) {
+            int len, ext, at = 0;
+            ok = sscanf(line + 5, "%d %d %n", &len, &ext, &at) == 2 && at > 0 &&
+                 extend_pool_add_sfen(&r->pool, line + 5 + at, len, ext) >= 0;
+        } else ok = 0;
+    }
+    fclose(f);
+    if (!ok || version != CHECKPOINT_VERSION || n_ind != r->o->pop) {
+        fprintf(stderr, "tsumegen compose: --resume: %s does not match this run (other --init/--pop/--method, or damaged)\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* An undecided mate (no flaw found, a limit stopped the exact length or a 余詰
+ * test) may be a perfect problem that needs more nodes: kept once per board in
+ * undecided.jsonl, for a longer verification later (`tsumegen solve`). */
+void write_undecided(Run *r, const Child *c) {
+    char key[SFEN_MAX], sfen[SFEN_MAX];
+    compose_canonical(&c->pos, key, sizeof key);
+    if (keys_has(&r->undecided_keys, key)) return;
+    keys_add(&r->undecided_keys, key);
+    sfen_format(&c->pos, sfen, sizeof sfen);
+    const Verdict *v = c->v;
+    fprintf(r->undecided, "{\"sfen\":\"%s\",\"length_lb\":%d,\"length_ub\":%d,\"length_exact\":%s,"
+                          "\"nodes\":%llu,\"generation\":%d,\"seed\":%llu}\n",
+            sfen, v->length, v->length_ub, v->length_exact ? "true" : "false", (unsigned long long)c->node_limit,
+            r->generation, (unsigned long long)r->o->seed);
+    fflush(r->undecided);
+}
+
+uint64_t retry_budget(const ComposeOptions *o) {
+    return o->retry_nodes ? o->retry_nodes : 10 * o->node_limit;
+}
+
+/* The run's summary: printed at the end and written to OUT/summary.json.  Counts
+ * and seconds cover the whole run, earlier sessions of a --resume included. */
+void print_summary(FILE *f, const Run *r, double seconds, int interrupted) {
+    static const char *const METHOD[] = {"ga-archive", "ga", "random"};
+    const ComposeOptions *o = r->o;
+    double best = 0, sum = 0;
+    for (int i = 0; i < o->pop; i++) {
+        sum += r->pop[i].fitness;
+        if (r->pop[i].fitness > best) best = r->pop[i].fitness;
+    }
+    fprintf(f, "{\"generations\":%d,\"problems\":%d,\"archive\":%d,\"longest\":%d,\"best_fitness\":%g,"
+               "\"mean_fitness\":%.3f,\"seconds\":%.1f,\"interrupted\":%s,\"out\":",
+            r->generation, r->written, r->archive_n, r->longest, best, sum / o->pop, seconds,
+            interrupted ? "true" : "false");
+    util_json_str(f, o->out_dir);
+    fprintf(f, ",\"seed\":%llu,\"pop\":%d,\"gens\":%d,\"method\":\"%s\",\"nodes\":%llu,\"retry\":%d,"
+               "\"retry_nodes\":%llu,\"repair\":%d,\"repair_tries\":%d,\"repair_depth\":%d,\"extend\":%d,"
+               "\"extend_tries\":%d,\"device\":",
+            (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit, o->retry,
+            (unsigned long long)retry_budget(o), o->repair, o->repair_tries, o->repair_depth, o->extend, o->extend_tries);
+    util_json_str(f, r->device);
+    fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f}\n",
+            r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify);
+}
+
+int write_summary(const Run *r, double seconds, int interrupted) {
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/summary.json", r->o->out_dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    print_summary(f, r, seconds, interrupted);
+    int bad = ferror(f);
+    if (fclose(f) || bad) return -1;
+    return rename(tmp, path);
+}

@@ -1,0 +1,82 @@
+/* compose_run.h - the GA composer's run state, shared by compose.c (the
+ * generation loop and its operators) and compose_io.c (what the run writes and
+ * reads back: problems, undecided mates, checkpoint, summary).  Private to the
+ * composer; the public API is compose.h. */
+#ifndef TSUMEGEN_COMPOSE_RUN_H
+#define TSUMEGEN_COMPOSE_RUN_H
+#include <stdio.h>
+#include "compose.h"
+#include "extend.h"
+#include "ga.h"
+#include "ocl.h"
+#include "vcache.h"
+
+typedef struct {
+    Genome g;
+    double fitness;
+} Individual;
+
+typedef struct {
+    char **s;
+    int n, cap;
+} Keys;
+
+typedef struct {
+    const ComposeOptions *o;
+    VerifyFn verify;
+    Position initial;
+    Verdict initial_verdict;
+    Individual *pop;
+    Genome *archive;
+    int archive_n, archive_cap;
+    Keys archived, written_keys;  /* canonical SFENs: boards archived, problems written */
+    Keys undecided_keys;          /* ... and undecided mates written to undecided.jsonl */
+    int generation, longest, written;
+    Rng rng;
+    FILE *problems, *undecided;
+    int32_t *weights;  /* points weights for the screen */
+    OclScreen *dev;    /* the OpenCL screening device; NULL: screen_cpu on OpenMP threads */
+    char device[300];  /* what screens, for summary.json */
+    VCache *vc;        /* every verdict of the run (vcache.h), kept in OUT/verdicts.bin */
+    FILE *vcf;
+    int gen_cached;    /* verifications this generation answered from the cache */
+    ExtendPool pool;   /* perfect problems to extend backwards (extend.h) */
+    /* totals over the whole run (kept in the checkpoint across --resume) */
+    double screened, verified, t_decode, t_screen, t_verify, seconds0, t_start;
+} Run;
+
+enum { ORIGIN_GA = 0, ORIGIN_REPAIR = 1, ORIGIN_EXTEND = 2 };  /* how a board was made */
+
+/* One offspring (or repair proposal, or extension candidate) of a generation. */
+typedef struct {
+    Genome g;
+    Position pos;
+    int decoded;  /* decoded and through the strict SFEN round trip */
+    int legal;    /* and the engine says legal with a check to play */
+    int origin;   /* ORIGIN_*: how the board was made */
+    double u;     /* tie-break for the score */
+    double score;
+    double fitness;
+    Verdict *v;
+    uint64_t node_limit;  /* the budget that gave v (the retry budget after a second look) */
+} Child;
+
+int keys_has(const Keys *k, const char *key);
+void keys_add(Keys *k, const char *key);
+void keys_free(Keys *k);
+void archive_add(Run *r, const Genome *g);
+/* One perfect problem (already reduced): a JSON line in problems.jsonl and a KIF file. */
+void write_problem(Run *r, const Position *pos, const Verdict *v, int origin);
+/* An undecided mate, once per board, in undecided.jsonl. */
+void write_undecided(Run *r, const Child *c);
+/* Nodes a second look gets (0 in the options: 10 x the first budget). */
+uint64_t retry_budget(const ComposeOptions *o);
+/* OUT/checkpoint.txt, written atomically after every generation; 0 or -1. */
+int save_checkpoint(const Run *r);
+/* Reads it back for --resume (prints why not and returns -1). */
+int load_checkpoint(Run *r);
+/* The run's summary as a JSON line (stdout) and OUT/summary.json. */
+void print_summary(FILE *f, const Run *r, double seconds, int interrupted);
+int write_summary(const Run *r, double seconds, int interrupted);
+
+#endif

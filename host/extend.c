@@ -1,0 +1,150 @@
+/* extend.c - backward extension candidates (see extend.h). */
+#include "extend.h"
+#include <stdlib.h>
+#include <string.h>
+#include "../core/mate1.h"
+#include "sfen.h"
+
+static int list_has(const MoveList *ml, Move m) {
+    for (int i = 0; i < ml->count; i++)
+        if (ml->moves[i] == m) return 1;
+    return 0;
+}
+
+/* Keeps q as a candidate when it is legal, m is a legal check there, the king's
+ * move k' -> k is a legal reply, the two moves give p's board and attacker hand
+ * back, and the attacker has no mate in one.  Duplicates (one Q by two routes)
+ * are dropped by key. */
+static int accept(const Position *p, Position *q, Move m, Move reply, ExtendCandidate *out, int n) {
+    if (compose_normalize(q) || in_check(q)) return 0;
+    MoveList ml;
+    gen_checks(q, &ml);
+    if (!list_has(&ml, m)) return 0;
+    Position r = *q;
+    Undo u;
+    pos_do_move(&r, m, &u);
+    gen_evasions(&r, &ml);
+    if (!list_has(&ml, reply)) return 0;
+    pos_do_move(&r, reply, &u);
+    if (memcmp(r.board, p->board, sizeof r.board) || memcmp(r.hand[p->side], p->hand[p->side], sizeof r.hand[0]))
+        return 0;
+    Position t = *q;
+    if (gen_mate1(&t, &ml) > 0) return 0;  /* a mate in one: the new first move is not the only one */
+    uint64_t key = pos_key(q);
+    for (int i = 0; i < n; i++)
+        if (pos_key(&out[i].pos) == key) return 0;
+    out[n].pos = *q, out[n].check = m, out[n].reply = reply;
+    return 1;
+}
+
+/* The kinds a piece of type pt on `to` may have had before moving there from
+ * `from`: itself, and the unpromoted kind when the move could promote. */
+static int pre_kinds(int us, int pt, int from, int to, int out[2]) {
+    int n = 0;
+    out[n++] = pt;
+    if (pt > KING && (in_zone(us, from) || in_zone(us, to))) out[n++] = raw_type(pt);
+    return n;
+}
+
+int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max) {
+    int us = p->side, them = us ^ 1, k = p->king_sq[them], n = 0;
+    if (k == SQ_NONE || max <= 0) return 0;
+    Bitboard around = KING_ATK[k];
+    while (bb_any(around) && n < max) {
+        int k2 = bb_pop(&around);  /* the king's square one move earlier */
+        if (p->board[k2]) continue;
+        Move reply = make_move(k2, k, 0);
+        Position q1 = *p;  /* after m, before the king's move, without a sacrifice on k */
+        pos_remove(&q1, k);
+        pos_put(&q1, k2, make_piece(them, KING));
+        /* a sacrifice on k, dropped: the king takes a piece the defender holds in p */
+        for (int pt = PAWN; pt <= GOLD && n < max; pt++) {
+            if (!p->hand[them][pt]) continue;
+            Position q = q1;
+            q.hand[us][pt]++;
+            q.side = us;
+            n += accept(p, &q, make_drop(pt, k), reply, out, n);
+        }
+        /* a move to s: a sacrifice on k (a piece the defender holds in p), or a
+         * quiet check by a piece already on s in p */
+        for (int s = 0; s < SQ_NB && n < max; s++) {
+            int sac = s == k;
+            int pc = sac ? 0 : q1.board[s];
+            if (!sac && (!pc || piece_color(pc) != us || piece_type(pc) == KING)) continue;
+            for (int pt = sac ? PAWN : piece_type(pc); pt <= (sac ? DRAGON : piece_type(pc)) && n < max; pt++) {
+                if (pt == KING || (sac && !p->hand[them][raw_type(pt)])) continue;
+                Position base = q1;
+                if (!sac) pos_remove(&base, s);
+                if (!sac && pt <= GOLD) {  /* dropped on s */
+                    Position q = base;
+                    q.hand[us][pt]++;
+                    q.side = us;
+                    n += accept(p, &q, make_drop(pt, s), reply, out, n);
+                }
+                for (int from = 0; from < SQ_NB && n < max; from++) {
+                    if (base.board[from] || from == k2 || from == s) continue;
+                    int kinds[2], nk = pre_kinds(us, pt, from, s, kinds);
+                    for (int i = 0; i < nk && n < max; i++) {
+                        /* a piece of kind kinds[i] on `from` reaches s (pre-move occupancy) */
+                        if (!bb_test(piece_attack(us, kinds[i], from, base.occupied), s)) continue;
+                        Position q = base;
+                        pos_put(&q, from, make_piece(us, kinds[i]));
+                        q.side = us;
+                        n += accept(p, &q, make_move(from, s, kinds[i] != pt), reply, out, n);
+                    }
+                }
+            }
+        }
+    }
+    for (int i = n - 1; i > 0; i--) {  /* shuffled: the caller takes the first few */
+        int j = (int)rng_below(rng, (uint32_t)i + 1);
+        ExtendCandidate t = out[i];
+        out[i] = out[j], out[j] = t;
+    }
+    return n;
+}
+
+/* ---- the pool ---- */
+
+int extend_pool_add_sfen(ExtendPool *pool, const char *sfen, int length, int extended) {
+    for (int i = 0; i < pool->n; i++)  /* a few hundred entries: a scan is fine */
+        if (!strcmp(pool->sfen[i], sfen)) return 0;
+    if (pool->n == pool->cap) {
+        int cap = pool->cap ? 2 * pool->cap : 64;
+        char **s = realloc(pool->sfen, sizeof(char *) * (size_t)cap);
+        if (!s) return -1;
+        pool->sfen = s;
+        int *l = realloc(pool->length, sizeof(int) * (size_t)cap);
+        if (!l) return -1;
+        pool->length = l;
+        uint8_t *x = realloc(pool->extended, (size_t)cap);
+        if (!x) return -1;
+        pool->extended = x, pool->cap = cap;
+    }
+    if (!(pool->sfen[pool->n] = strdup(sfen))) return -1;
+    pool->length[pool->n] = length, pool->extended[pool->n] = (uint8_t)(extended != 0);
+    pool->n++;
+    return 1;
+}
+
+int extend_pool_add(ExtendPool *pool, const Position *pos, int length) {
+    char key[SFEN_MAX];
+    compose_canonical(pos, key, sizeof key);
+    return extend_pool_add_sfen(pool, key, length, 0);
+}
+
+int extend_pool_next(const ExtendPool *pool, int min_length) {
+    int best = -1;
+    for (int i = 0; i < pool->n; i++)
+        if (!pool->extended[i] && pool->length[i] >= min_length && (best < 0 || pool->length[i] > pool->length[best]))
+            best = i;
+    return best;
+}
+
+void extend_pool_free(ExtendPool *pool) {
+    for (int i = 0; i < pool->n; i++) free(pool->sfen[i]);
+    free(pool->sfen);
+    free(pool->length);
+    free(pool->extended);
+    memset(pool, 0, sizeof *pool);
+}

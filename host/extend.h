@@ -1,0 +1,47 @@
+/* extend.h - backward extension (逆算): boards one attacker check and one king
+ * move before a problem, the composer's way to grow a perfect problem of L plies
+ * into candidates of L + 2.
+ *
+ * The expert composes long problems backwards: take a finished problem and ask
+ * what position, one check and one king move earlier, leads into it.  For a
+ * problem P (attacker to move, defender king on k) a candidate Q has the king on
+ * a neighbouring empty square k', and an attacker move m (a drop or a board move,
+ * promoting or not, possibly a sacrifice on k that the king takes) that gives
+ * check; the king's move k' -> k then gives P back exactly.  Q is legal, the
+ * defender is not in check in Q, and the attacker has no mate in one there.
+ * Whether the king's move is the longest defence and m the only mate is for the
+ * verifier to decide. */
+#ifndef TSUMEGEN_EXTEND_H
+#define TSUMEGEN_EXTEND_H
+#include "compose.h"
+#include "ga.h"
+
+typedef struct {
+    Position pos;  /* Q, normalized (hand convention) */
+    Move check;    /* m */
+    Move reply;    /* the king's move back to P */
+} ExtendCandidate;
+
+/* Every distinct candidate Q for problem p (attacker to move), at most max, in
+ * an order shuffled by rng.  Returns how many were written to out. */
+int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max);
+
+/* The problems waiting to be extended: perfect boards with their lengths, each
+ * extended once, longest first (ties: the earlier found). */
+typedef struct {
+    char **sfen;  /* canonical SFEN (compose_canonical) */
+    int *length;
+    uint8_t *extended;
+    int n, cap;
+} ExtendPool;
+
+/* Adds a perfect problem (once per canonical board); returns 1 when new, 0 when
+ * known, -1 when out of memory. */
+int extend_pool_add(ExtendPool *pool, const Position *pos, int length);
+/* Same, from the canonical SFEN and the flag (checkpoints). */
+int extend_pool_add_sfen(ExtendPool *pool, const char *sfen, int length, int extended);
+/* The longest entry not yet extended (of at least min_length plies), -1 if none. */
+int extend_pool_next(const ExtendPool *pool, int min_length);
+void extend_pool_free(ExtendPool *pool);
+
+#endif
