@@ -32,7 +32,7 @@ void compose_defaults(ComposeOptions *o) {
     o->repair_tries = 8;
     o->repair_depth = 3;
     o->extend = 3;
-    o->extend_tries = 32;
+    o->extend_tries = 48;
     o->method = METHOD_GA_ARCHIVE;
     o->out_dir = "out";
 }
@@ -203,8 +203,7 @@ static int by_score_desc(const void *a, const void *b) {
     return (x->score < y->score) - (x->score > y->score);
 }
 
-/* A perfect child: archive it (once per board; an extended board has no genome,
- * its king moved), then write its reduced form unless that problem was written
+/* A perfect child: archive it (once per board; an extended board has no genome), then write its reduced form unless that problem was written
  * before, and keep that form for backward extension. */
 static void consider_perfect(Run *r, const Child *c) {
     char key[SFEN_MAX];
@@ -389,11 +388,11 @@ static int repair_round(Run *r, const Child *ch, int n_eval, uint64_t seed, Chil
 }
 
 /* Backward extension (extend.h): the o->extend longest perfect problems not yet
- * extended get up to o->extend_tries candidates each, one check and one king
- * move before them, verified like any child (the cache, then the second look for
+ * extended get up to o->extend_tries candidates each, one check and one reply
+ * before them, verified like any child (the cache, then the second look for
  * the undecided); the perfect ones are written and join the pool, so a chain
  * L -> L+2 -> L+4 grows over the generations.  They do not join the population:
- * a moved king has no genome.  Returns the candidates in *out as repair_round
+ * no genome writes a moved king or a piece taken off the initial problem.  Returns the candidates in *out as repair_round
  * does, -1 when interrupted. */
 static int extend_round(Run *r, uint64_t seed, Child **out) {
     const ComposeOptions *o = r->o;

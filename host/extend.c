@@ -46,52 +46,79 @@ static int pre_kinds(int us, int pt, int from, int to, int out[2]) {
     return n;
 }
 
+/* Candidates whose check m puts an attacker piece of kind pt on s: q1 is the
+ * position after m (the piece on s), reply the defender's answer that gives p
+ * back.  The piece was dropped (an unpromoted kind) or came from an empty square
+ * other than `keep` (the square the reply starts from). */
+static int checks_onto(const Position *p, const Position *q1, int pt, int s, int keep, Move reply,
+                       ExtendCandidate *out, int n, int max) {
+    int us = p->side, n0 = n;
+    Position base = *q1;
+    pos_remove(&base, s);
+    if (pt <= GOLD) {
+        Position q = base;
+        q.hand[us][pt]++;
+        n += accept(p, &q, make_drop(pt, s), reply, out, n);
+    }
+    for (int from = 0; from < SQ_NB && n < max; from++) {
+        if (base.board[from] || from == keep || from == s) continue;
+        int kinds[2], nk = pre_kinds(us, pt, from, s, kinds);
+        for (int i = 0; i < nk && n < max; i++) {
+            /* a piece of kind kinds[i] on `from` reaches s (pre-move occupancy) */
+            if (!bb_test(piece_attack(us, kinds[i], from, base.occupied), s)) continue;
+            Position q = base;
+            pos_put(&q, from, make_piece(us, kinds[i]));
+            n += accept(p, &q, make_move(from, s, kinds[i] != pt), reply, out, n);
+        }
+    }
+    return n - n0;
+}
+
 int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max) {
     int us = p->side, them = us ^ 1, k = p->king_sq[them], n = 0;
     if (k == SQ_NONE || max <= 0) return 0;
+    /* 1. the king steps back to k from an empty neighbour k2: it escapes a check
+     * by a piece already on s in p, or takes a piece sacrificed on k (one the
+     * defender holds in p) */
     Bitboard around = KING_ATK[k];
     while (bb_any(around) && n < max) {
-        int k2 = bb_pop(&around);  /* the king's square one move earlier */
+        int k2 = bb_pop(&around);
         if (p->board[k2]) continue;
         Move reply = make_move(k2, k, 0);
-        Position q1 = *p;  /* after m, before the king's move, without a sacrifice on k */
+        Position q1 = *p;  /* after m, before the king's move */
         pos_remove(&q1, k);
         pos_put(&q1, k2, make_piece(them, KING));
-        /* a sacrifice on k, dropped: the king takes a piece the defender holds in p */
-        for (int pt = PAWN; pt <= GOLD && n < max; pt++) {
-            if (!p->hand[them][pt]) continue;
+        for (int pt = PAWN; pt <= DRAGON && n < max; pt++) {
+            if (pt == KING || !p->hand[them][raw_type(pt)]) continue;
             Position q = q1;
-            q.hand[us][pt]++;
-            q.side = us;
-            n += accept(p, &q, make_drop(pt, k), reply, out, n);
+            pos_put(&q, k, make_piece(us, pt));
+            n += checks_onto(p, &q, pt, k, k2, reply, out, n, max);
         }
-        /* a move to s: a sacrifice on k (a piece the defender holds in p), or a
-         * quiet check by a piece already on s in p */
         for (int s = 0; s < SQ_NB && n < max; s++) {
-            int sac = s == k;
-            int pc = sac ? 0 : q1.board[s];
-            if (!sac && (!pc || piece_color(pc) != us || piece_type(pc) == KING)) continue;
-            for (int pt = sac ? PAWN : piece_type(pc); pt <= (sac ? DRAGON : piece_type(pc)) && n < max; pt++) {
-                if (pt == KING || (sac && !p->hand[them][raw_type(pt)])) continue;
-                Position base = q1;
-                if (!sac) pos_remove(&base, s);
-                if (!sac && pt <= GOLD) {  /* dropped on s */
-                    Position q = base;
-                    q.hand[us][pt]++;
-                    q.side = us;
-                    n += accept(p, &q, make_drop(pt, s), reply, out, n);
-                }
-                for (int from = 0; from < SQ_NB && n < max; from++) {
-                    if (base.board[from] || from == k2 || from == s) continue;
-                    int kinds[2], nk = pre_kinds(us, pt, from, s, kinds);
-                    for (int i = 0; i < nk && n < max; i++) {
-                        /* a piece of kind kinds[i] on `from` reaches s (pre-move occupancy) */
-                        if (!bb_test(piece_attack(us, kinds[i], from, base.occupied), s)) continue;
-                        Position q = base;
-                        pos_put(&q, from, make_piece(us, kinds[i]));
-                        q.side = us;
-                        n += accept(p, &q, make_move(from, s, kinds[i] != pt), reply, out, n);
-                    }
+            int pc = q1.board[s];
+            if (pc && piece_color(pc) == us && piece_type(pc) != KING)
+                n += checks_onto(p, &q1, piece_type(pc), s, k2, reply, out, n, max);
+        }
+    }
+    /* 2. the king stays: a defender piece on s in p came from an empty square t
+     * and took a piece sacrificed on s that gave check (one the defender holds in
+     * p), promoting on the way or not */
+    for (int s = 0; s < SQ_NB && n < max; s++) {
+        int pc = p->board[s];
+        if (!pc || piece_color(pc) != them || piece_type(pc) == KING) continue;
+        for (int t = 0; t < SQ_NB && n < max; t++) {
+            if (p->board[t]) continue;
+            int kinds[2], nk = pre_kinds(them, piece_type(pc), t, s, kinds);
+            for (int i = 0; i < nk && n < max; i++) {
+                if (!bb_test(piece_attack(them, kinds[i], t, p->occupied), s)) continue;
+                Move reply = make_move(t, s, kinds[i] != piece_type(pc));
+                for (int pt = PAWN; pt <= DRAGON && n < max; pt++) {
+                    if (pt == KING || !p->hand[them][raw_type(pt)]) continue;
+                    Position q1 = *p;
+                    pos_remove(&q1, s);
+                    pos_put(&q1, t, make_piece(them, kinds[i]));
+                    pos_put(&q1, s, make_piece(us, pt));
+                    n += checks_onto(p, &q1, pt, s, t, reply, out, n, max);
                 }
             }
         }

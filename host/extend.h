@@ -1,16 +1,19 @@
-/* extend.h - backward extension (逆算): boards one attacker check and one king
- * move before a problem, the composer's way to grow a perfect problem of L plies
- * into candidates of L + 2.
+/* extend.h - backward extension (逆算): boards one attacker check and one
+ * defender reply before a problem, the composer's way to grow a perfect problem
+ * of L plies into candidates of L + 2.
  *
  * The expert composes long problems backwards: take a finished problem and ask
- * what position, one check and one king move earlier, leads into it.  For a
- * problem P (attacker to move, defender king on k) a candidate Q has the king on
- * a neighbouring empty square k', and an attacker move m (a drop or a board move,
- * promoting or not, possibly a sacrifice on k that the king takes) that gives
- * check; the king's move k' -> k then gives P back exactly.  Q is legal, the
- * defender is not in check in Q, and the attacker has no mate in one there.
- * Whether the king's move is the longest defence and m the only mate is for the
- * verifier to decide. */
+ * what position, one check and one defence earlier, leads into it.  For a
+ * problem P (attacker to move, defender king on k) a candidate Q is one of:
+ *   - the king on an empty neighbouring square k2, and an attacker move m (a
+ *     drop or a board move, promoting or not) that gives check, with the piece
+ *     on a square it holds in P or sacrificed on k; the king's step k2 -> k then
+ *     gives P back exactly;
+ *   - the king on k, and a piece sacrificed with check (dropped or moved) on a
+ *     square s where P has a defender piece, which took it from an empty square.
+ * Q is legal, the defender is not in check in Q, and the attacker has no mate in
+ * one there.  Whether the reply is the longest defence and m the only mate is for
+ * the verifier to decide. */
 #ifndef TSUMEGEN_EXTEND_H
 #define TSUMEGEN_EXTEND_H
 #include "compose.h"
@@ -19,7 +22,7 @@
 typedef struct {
     Position pos;  /* Q, normalized (hand convention) */
     Move check;    /* m */
-    Move reply;    /* the king's move back to P */
+    Move reply;    /* the defender's answer that gives P back */
 } ExtendCandidate;
 
 /* Every distinct candidate Q for problem p (attacker to move), at most max, in

@@ -37,7 +37,7 @@ s = json.load(open(sys.argv[1]))
 printed = json.loads(open(sys.argv[2]).read())
 want = {"generations": 4, "seed": 2, "pop": 30, "gens": 4, "method": "ga-archive", "device": "OpenMP",
         "screened": 30 * 4 * 4, "interrupted": False, "retry": 8, "retry_nodes": 300000,
-        "repair": 8, "repair_tries": 8, "repair_depth": 3, "extend": 3, "extend_tries": 32}
+        "repair": 8, "repair_tries": 8, "repair_depth": 3, "extend": 3, "extend_tries": 48}
 bad = {k: s.get(k) for k, v in want.items() if s.get(k) != v}
 bad.update({k: s.get(k) for k in ("verified", "screen_s", "verify_s", "problems", "longest") if k not in s})
 if s != printed: bad["printed"] = printed
@@ -51,7 +51,7 @@ good = len(g) == 4 and all(
     r["mate"] + r["nomate"] + r["unknown"] == r["verified"] and 0 <= r["retried"] <= 8
     and 0 <= r["undecided"] <= r["mate"] - r["perfect"]
     and 0 <= r["repair_perfect"] + r["repair_undecided"] <= r["repaired"] <= 8 * 8 * 3
-    and 0 <= r["extend_perfect"] + r["extend_undecided"] <= r["extended"] <= 3 * 32 and 0 <= r["cached"] <= r["verified"] + r["repaired"] + r["extended"]
+    and 0 <= r["extend_perfect"] + r["extend_undecided"] <= r["extended"] <= 3 * 48 and 0 <= r["cached"] <= r["verified"] + r["repaired"] + r["extended"]
     for r in g)
 sys.exit(0 if good else 1)
 PY

@@ -19,7 +19,8 @@ static int list_has(const MoveList *ml, Move m) {
 /* Every candidate is what extend.h promises: legal, the defender not in check,
  * no mate in one, the check legal, the king's reply legal, and the two moves
  * give the problem back (board and attacker hand); no candidate twice.  Drops,
- * board moves and sacrifices on the king's square all occur. */
+ * board moves, sacrifices the king takes and sacrifices another piece takes all
+ * occur. */
 TEST(extend_candidates_lead_back) {
     static const char *const problems[] = {
         "4k4/9/4P4/9/9/9/9/9/9 b G 1",                        /* 頭金, 1 ply */
@@ -27,7 +28,7 @@ TEST(extend_candidates_lead_back) {
         "2+n1k4/1L2g4/4P4/+S+R7/7+L1/9/9/9/9 b Gr2b2g3s3n2l17p 1", /* 23 plies (GA, fourth session) */
     };
     static ExtendCandidate cand[4096];
-    int drops = 0, moves = 0, sacrifices = 0;
+    int drops = 0, moves = 0, sacrifices = 0, takes = 0;
     for (int t = 0; t < 3; t++) {
         Position p = test_load(problems[t]);
         Rng rng;
@@ -48,11 +49,15 @@ TEST(extend_candidates_lead_back) {
             pos_do_move(&r, cand[i].check, &u);
             gen_evasions(&r, &ml);
             CHECK(list_has(&ml, cand[i].reply));
-            CHECK(move_to(cand[i].reply) == p.king_sq[p.side ^ 1]);
+            /* the king steps onto its square in p, or another piece takes the checker */
+            int king_back = move_to(cand[i].reply) == p.king_sq[p.side ^ 1];
+            CHECK(king_back || (move_to(cand[i].reply) == move_to(cand[i].check) &&
+                                piece_type(r.board[move_from(cand[i].reply)]) != KING));
+            takes += !king_back;
             pos_do_move(&r, cand[i].reply, &u);
             CHECK(!memcmp(r.board, p.board, sizeof r.board) && !memcmp(r.hand[p.side], p.hand[p.side], sizeof r.hand[0]));
             for (int j = 0; j < i; j++) CHECK(pos_key(&cand[j].pos) != pos_key(&q));
-            int sac = move_to(cand[i].check) == move_to(cand[i].reply);
+            int sac = move_to(cand[i].check) == move_to(cand[i].reply);  /* the reply takes it */
             sacrifices += sac;
             drops += !sac && move_is_drop(cand[i].check);
             moves += !sac && !move_is_drop(cand[i].check);
@@ -60,7 +65,7 @@ TEST(extend_candidates_lead_back) {
         /* the cap holds */
         CHECK(extend_candidates(&p, &rng, cand, 3) == (n < 3 ? n : 3));
     }
-    CHECK(drops > 0 && moves > 0 && sacrifices > 0);
+    CHECK(drops > 0 && moves > 0 && sacrifices > 0 && takes > 0);
 }
 
 /* The point of it: a perfect 13-ply problem has a perfect 15-ply extension
