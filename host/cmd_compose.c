@@ -65,7 +65,20 @@ const char USAGE_COMPOSE[] =
     "  --points FILE tsume-points weights (format: data/points_default.txt; default built in)\n"
     "  --cl-threads N  pocl's threads (see tsumegen screen --help)\n"
     "Reproducible from --seed for a fixed --nodes and --threads (verification uses node\n"
-    "limits only; the device gives the same screen results as the OpenMP path).\n";
+    "limits only; the device gives the same screen results as the OpenMP path).\n"
+    "\n"
+    "usage: tsumegen compose extend --from FILE [--rounds N] [--extend K] [--extend-tries N]\n"
+    "                               [--nodes N] [--retry K] [--retry-nodes N] [--seed S]\n"
+    "                               [--threads N] [--out DIR] [--resume] [--quiet]\n"
+    "Backward extension alone, no GA: FILE holds problems (JSON lines with an \"sfen\"\n"
+    "field, such as a GA run's problems.jsonl, or SFEN lines); each is verified and the\n"
+    "perfect ones form the pool.  Each round extends the --extend longest problems of\n"
+    "the pool not yet extended (default 1), each with up to --extend-tries candidates\n"
+    "(default 4096: all), verified with --nodes and the second look as in the GA; the\n"
+    "perfect ones are written to DIR as the GA writes and join the pool, so the\n"
+    "longest problem grows by 2 plies whenever a round succeeds.  --rounds (default\n"
+    "20) rounds, or fewer when nothing is left to extend; checkpoint and --resume as\n"
+    "in the GA.\n";
 
 #define DEFAULT_INIT "4k4/9/4P4/9/9/9/9/9/9 b G 1"
 
@@ -81,8 +94,17 @@ int cmd_compose(int argc, char **argv) {
     ComposeOptions o;
     compose_defaults(&o);
     o.init_sfen = DEFAULT_INIT;
-    if (argc < 2 || strcmp(argv[1], "ga"))
-        return cli_error("compose", "expected 'compose ga' (the only composer so far; see tsumegen compose --help)");
+    int extend_mode = argc >= 2 && !strcmp(argv[1], "extend");
+    if (argc < 2 || (strcmp(argv[1], "ga") && !extend_mode))
+        return cli_error("compose", "expected 'compose ga' or 'compose extend' (see tsumegen compose --help)");
+    if (extend_mode) {
+        o.method = METHOD_EXTEND;
+        o.pop = 1;  /* no population: one placeholder in the checkpoint */
+        o.gens = 20;
+        o.extend = 1;
+        o.extend_tries = 4096;
+        o.repair = 0;
+    }
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         double x;
@@ -90,8 +112,15 @@ int cmd_compose(int argc, char **argv) {
         if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
         if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);
         const char *v = argv[++i];
+        static const char *const GA_ONLY[] = {"--init", "--pop", "--gens", "--method", "--oversample", "--repair",
+                                              "--repair-tries", "--repair-depth", "--archive-rate", "--mutation",
+                                              "--tournament", "--ones", "--device", "--points", "--cl-threads"};
+        for (size_t k = 0; extend_mode && k < sizeof GA_ONLY / sizeof *GA_ONLY; k++)
+            if (!strcmp(a, GA_ONLY[k])) return cli_error("compose", "%s is an option of compose ga, not of compose extend", a);
         if (!strcmp(a, "--init")) o.init_sfen = v;
         else if (!strcmp(a, "--out")) o.out_dir = v;
+        else if (!strcmp(a, "--from") && extend_mode) o.from = v;
+        else if (!strcmp(a, "--rounds") && extend_mode) { if (parse_num(a, v, 1, 1000000, &x)) return EXIT_USAGE; o.gens = (int)x; }
         else if (!strcmp(a, "--device")) o.device = v;
         else if (!strcmp(a, "--points")) o.points_file = v;
         else if (!strcmp(a, "--cl-threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o.cl_threads = (int)x; }
@@ -119,6 +148,8 @@ int cmd_compose(int argc, char **argv) {
         else if (!strcmp(a, "--ones")) { if (parse_num(a, v, 1, 200, &x)) return EXIT_USAGE; o.ones = (int)x; }
         else return cli_error("compose", "unknown option '%s' (see tsumegen compose --help)", a);
     }
+    if (extend_mode && !o.from) return cli_error("compose", "compose extend needs --from FILE (problems to extend)");
+    if (extend_mode && o.extend < 1) return cli_error("compose", "compose extend needs --extend 1 or more");
     if (o.method == METHOD_GA) o.archive_rate = 0;
     if (o.method == METHOD_RANDOM) o.repair = 0, o.extend = 0;  /* each generation starts afresh */
     return compose_run(&o, verify_for_compose);

@@ -3,6 +3,7 @@
 #include "compose_run.h"
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,8 +204,9 @@ static int by_score_desc(const void *a, const void *b) {
     return (x->score < y->score) - (x->score > y->score);
 }
 
-/* A perfect child: archive it (once per board; an extended board has no genome), then write its reduced form unless that problem was written
- * before, and keep that form for backward extension. */
+/* A perfect child: archive it (once per board; an extended board has no
+ * genome), then write its reduced form unless that problem was written before,
+ * and keep that form for backward extension. */
 static void consider_perfect(Run *r, const Child *c) {
     char key[SFEN_MAX];
     compose_canonical(&c->pos, key, sizeof key);
@@ -430,8 +432,113 @@ static int extend_round(Run *r, uint64_t seed, Child **out) {
     return m;
 }
 
+static uint64_t generation_seed(const Run *r) {
+    return r->o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r->generation * 0xD1B54A32D192ED03ull;
+}
+
+/* Appends one line to OUT/generations.jsonl (fmt: the fields after "generation"). */
+static void log_generation(const Run *r, const char *fmt, ...) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/generations.jsonl", r->o->out_dir);
+    FILE *f = fopen(path, "a");
+    if (!f) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(f, "{\"generation\":%d,", r->generation);
+    vfprintf(f, fmt, ap);
+    fputs("}\n", f);
+    va_end(ap);
+    fclose(f);
+}
+
+/* `compose extend`: one round of backward extension, no GA. */
+static int extend_generation(Run *r) {
+    r->gen_cached = 0;
+    double t0 = util_now();
+    Child *ext = NULL;
+    int n_ext = extend_round(r, generation_seed(r), &ext), n_perfect = 0, n_undecided = 0;
+    if (n_ext < 0) return 1;
+    for (int i = 0; i < n_ext; i++) {
+        n_perfect += ext[i].v->result == VERDICT_MATE && ext[i].v->perfect;
+        n_undecided += ext[i].v->result == VERDICT_MATE && ext[i].v->undecided;
+        record_child(r, &ext[i]);
+        free(ext[i].v);
+    }
+    free(ext);
+    if (vcache_append(r->vc, r->vcf)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/verdicts.bin\n", r->o->out_dir);
+    double t1 = util_now();
+    r->verified += n_ext;
+    r->t_verify += t1 - t0;
+    int left = 0;
+    for (int i = 0; i < r->pool.n; i++) left += !r->pool.extended[i];
+    log_generation(r, "\"problems\":%d,\"longest\":%d,\"pool\":%d,\"pool_left\":%d,\"extended\":%d,"
+                      "\"extend_perfect\":%d,\"extend_undecided\":%d,\"cached\":%d,\"extend_s\":%.3f",
+                   r->written, r->longest, r->pool.n, left, n_ext, n_perfect, n_undecided, r->gen_cached, t1 - t0);
+    if (!r->o->quiet)
+        fprintf(stderr, "round %3d  candidates %4d  perfect %3d  problems %4d  longest %3d  pool %4d (%d to extend)  %.1f s\n",
+                r->generation, n_ext, n_perfect, r->written, r->longest, r->pool.n, left, t1 - t0);
+    return 0;
+}
+
+/* Seeds the pool of `compose extend` from o->from: every line a JSON object with
+ * an "sfen" field or an SFEN; each is verified, and the perfect ones join the
+ * pool (they are inputs, not written again).  Returns 0, or 2 after a message. */
+static int seed_pool(Run *r) {
+    const ComposeOptions *o = r->o;
+    FILE *f = fopen(o->from, "r");
+    if (!f) { fprintf(stderr, "tsumegen compose: --from %s: %s\n", o->from, strerror(errno)); return 2; }
+    char line[8192], err[ERR_MAX];
+    int n = 0, cap = 0, lineno = 0, bad = 0;
+    Child *ch = NULL;
+    while (!bad && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *s = line + strspn(line, " \t"), *q;
+        s[strcspn(s, "\r\n")] = 0;
+        if (!*s || *s == '#') continue;
+        if (*s == '{') {  /* a JSON line: its "sfen" string (problems.jsonl, undecided.jsonl) */
+            char *k = strstr(s, "\"sfen\"");
+            k = k ? strchr(k + 6, '"') : NULL;
+            if (!k || !(q = strchr(k + 1, '"'))) {
+                fprintf(stderr, "tsumegen compose: --from %s:%d: a JSON line without an \"sfen\" string\n", o->from, lineno);
+                bad = 1;
+                break;
+            }
+            *q = 0, s = k + 1;
+        } else if ((q = strstr(s, " moves"))) {
+            *q = 0;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            Child *t = realloc(ch, sizeof *ch * (size_t)cap);
+            if (!t) { bad = 1; break; }
+            ch = t;
+        }
+        memset(&ch[n], 0, sizeof ch[n]);
+        if (sfen_parse(s, &ch[n].pos, 0, err, sizeof err)) {
+            fprintf(stderr, "tsumegen compose: --from %s:%d: %s\n", o->from, lineno, err);
+            bad = 1;
+            break;
+        }
+        ch[n].decoded = ch[n].legal = 1;
+        ch[n].origin = ORIGIN_EXTEND;
+        n++;
+    }
+    fclose(f);
+    int rescued = 0, perfect = 0;
+    if (!bad && (verify_children(r, ch, n) || second_look(r, ch, n, &rescued) < 0)) bad = 1;
+    for (int i = 0; i < n && !bad; i++)
+        if (ch[i].v->result == VERDICT_MATE && ch[i].v->perfect) perfect += extend_pool_add(&r->pool, &ch[i].pos, ch[i].v->length) > 0;
+    for (int i = 0; i < n; i++) free(ch[i].v);
+    free(ch);
+    if (bad) return 2;
+    if (!o->quiet) fprintf(stderr, "tsumegen compose: %d of %d problems in %s are perfect: the pool to extend\n", perfect, n, o->from);
+    if (!perfect) { fprintf(stderr, "tsumegen compose: --from %s: no perfect problem to extend\n", o->from); return 2; }
+    return 0;
+}
+
 static int run_generation(Run *r) {
     const ComposeOptions *o = r->o;
+    if (o->method == METHOD_EXTEND) return extend_generation(r);
     int n = o->pop * (o->oversample < 1 ? 1 : o->oversample);
     Child *ch = calloc((size_t)n, sizeof *ch);
     if (!ch) return -1;
@@ -449,7 +556,7 @@ static int run_generation(Run *r) {
         if (i + 1 < n) ch[i + 1].g = b;
     }
     r->gen_cached = 0;
-    uint64_t gen_seed = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)r->generation * 0xD1B54A32D192ED03ull;
+    uint64_t gen_seed = generation_seed(r);
     double t0 = util_now();
 #pragma omp parallel for schedule(dynamic, 16)
     for (int i = 0; i < n; i++) decode_child(r, &ch[i], gen_seed + (uint64_t)i);
@@ -531,25 +638,19 @@ static int run_generation(Run *r) {
         sum += r->pop[i].fitness;
         if (r->pop[i].fitness > best) best = r->pop[i].fitness;
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/generations.jsonl", o->out_dir);
-    FILE *f = fopen(path, "a");
     /* boards_per_s: the engine alone (decoding and the SFEN round trip are decode_s) */
     double bps = (t1 > td) ? m / (t1 - td) : 0, vps = (t2 > t1) ? n_eval / (t2 - t1) : 0;
-    if (f) {
-        fprintf(f, "{\"generation\":%d,\"best\":%g,\"mean\":%.3f,\"archive\":%d,\"problems\":%d,\"longest\":%d,"
-                   "\"screened\":%d,\"legal\":%d,\"verified\":%d,\"mate\":%d,\"perfect\":%d,\"nomate\":%d,\"unknown\":%d,"
-                   "\"undecided\":%d,\"cached\":%d,\"retried\":%d,\"rescued\":%d,\"retry_s\":%.3f,"
-                   "\"repaired\":%d,\"repair_perfect\":%d,\"repair_undecided\":%d,\"repair_s\":%.3f,"
-                   "\"extended\":%d,\"extend_perfect\":%d,\"extend_undecided\":%d,\"extend_s\":%.3f,"
-                   "\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
-                   "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f}\n",
-                r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, n_mate, n_perfect,
-                n_nomate, n_unknown, n_undecided, r->gen_cached, n_retry, n_rescued,
-                t_look, n_rep, n_rep_perfect, n_rep_undecided, t3 - t2, n_ext, n_ext_perfect, n_ext_undecided, t4 - t3, bps, vps,
-                td - t0, t1 - td, t2 - t1);
-        fclose(f);
-    }
+    log_generation(r, "\"best\":%g,\"mean\":%.3f,\"archive\":%d,\"problems\":%d,\"longest\":%d,"
+                      "\"screened\":%d,\"legal\":%d,\"verified\":%d,\"mate\":%d,\"perfect\":%d,\"nomate\":%d,\"unknown\":%d,"
+                      "\"undecided\":%d,\"cached\":%d,\"retried\":%d,\"rescued\":%d,\"retry_s\":%.3f,"
+                      "\"repaired\":%d,\"repair_perfect\":%d,\"repair_undecided\":%d,\"repair_s\":%.3f,"
+                      "\"extended\":%d,\"extend_perfect\":%d,\"extend_undecided\":%d,\"extend_s\":%.3f,"
+                      "\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
+                      "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f",
+                   best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, n_mate, n_perfect,
+                   n_nomate, n_unknown, n_undecided, r->gen_cached, n_retry, n_rescued,
+                   t_look, n_rep, n_rep_perfect, n_rep_undecided, t3 - t2, n_ext, n_ext_perfect, n_ext_undecided, t4 - t3, bps, vps,
+                   td - t0, t1 - td, t2 - t1);
     if (!o->quiet)
         fprintf(stderr, "gen %3d  best %3g  mean %6.2f  archive %4d  problems %4d  longest %3d  screen %8.0f/s  verify %7.1f/s\n",
                 r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, bps, vps);
@@ -597,11 +698,12 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
      * cost more than a generation's batch; a bad --device fails before anything
      * is written */
     if (o->cl_threads) ocl_set_cl_threads(o->cl_threads);
-    int n = o->pop * (o->oversample < 1 ? 1 : o->oversample), fatal;
-    r.dev = ocl_screen_open_cmd("compose", o->device, r.weights, n < 65536 ? (size_t)n : 65536, o->threads,
-                                o->quiet ? 0 : OCL_SAY_FALLBACK | OCL_SAY_DEVICE | OCL_SAY_OMP, &fatal);
+    int n = o->pop * (o->oversample < 1 ? 1 : o->oversample), fatal = 0;
+    if (o->method != METHOD_EXTEND)  /* compose extend screens nothing */
+        r.dev = ocl_screen_open_cmd("compose", o->device, r.weights, n < 65536 ? (size_t)n : 65536, o->threads,
+                                    o->quiet ? 0 : OCL_SAY_FALLBACK | OCL_SAY_DEVICE | OCL_SAY_OMP, &fatal);
     if (fatal) return free_run(&r), 2;
-    snprintf(r.device, sizeof r.device, "%s", r.dev ? ocl_screen_device(r.dev) : "OpenMP");
+    snprintf(r.device, sizeof r.device, "%s", r.dev ? ocl_screen_device(r.dev) : o->method == METHOD_EXTEND ? "none" : "OpenMP");
     if (mkdir(o->out_dir, 0777) && errno != EEXIST) {
         fprintf(stderr, "tsumegen compose: cannot create %s: %s\n", o->out_dir, strerror(errno));
         return free_run(&r), 2;
@@ -643,7 +745,12 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         return free_run(&r), 2;
     }
     void (*old)(int) = signal(SIGINT, on_sigint);
-    while (r.generation < o->gens && !interrupted) {
+    if (o->method == METHOD_EXTEND && !o->resume && (fatal = seed_pool(&r))) {
+        fclose(r.problems);
+        fclose(r.undecided);
+        return free_run(&r), fatal;
+    }
+    while (r.generation < o->gens && !interrupted && (o->method != METHOD_EXTEND || extend_pool_next(&r.pool, 1) >= 0)) {
         int rc = run_generation(&r);
         if (rc) break;  /* interrupted inside: the last checkpoint stands */
         r.generation++;

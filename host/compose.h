@@ -29,7 +29,9 @@ typedef struct {
 /* Exact verification of one position within node_limit (0 = the verifier's default). */
 typedef int (*VerifyFn)(const Position *pos, uint64_t node_limit, Verdict *out);
 
-enum { METHOD_GA_ARCHIVE = 0, METHOD_GA = 1, METHOD_RANDOM = 2 };
+/* METHOD_EXTEND: no GA; each generation is one round of backward extension on a
+ * pool seeded from the perfect problems of o->from (`tsumegen compose extend`). */
+enum { METHOD_GA_ARCHIVE = 0, METHOD_GA = 1, METHOD_RANDOM = 2, METHOD_EXTEND = 3 };
 
 typedef struct {
     const char *init_sfen;
@@ -48,6 +50,7 @@ typedef struct {
      * problems not yet extended get up to extend_tries candidates each */
     int extend, extend_tries;
     const char *out_dir;
+    const char *from;  /* METHOD_EXTEND: problems to extend (JSON lines with "sfen", or SFEN lines) */
     /* screening engine: device spec as `tsumegen screen --device` (NULL: $TSUMEGEN_DEVICE
      * or auto), points weights file (NULL: built in), pocl threads (0: pocl's default) */
     const char *device, *points_file;

@@ -183,7 +183,7 @@ uint64_t retry_budget(const ComposeOptions *o) {
 /* The run's summary: printed at the end and written to OUT/summary.json.  Counts
  * and seconds cover the whole run, earlier sessions of a --resume included. */
 void print_summary(FILE *f, const Run *r, double seconds, int interrupted) {
-    static const char *const METHOD[] = {"ga-archive", "ga", "random"};
+    static const char *const METHOD[] = {"ga-archive", "ga", "random", "extend"};
     const ComposeOptions *o = r->o;
     double best = 0, sum = 0;
     for (int i = 0; i < o->pop; i++) {

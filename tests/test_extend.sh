@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# `tsumegen compose extend` end to end: from a perfect 13-ply problem, two rounds
+# of backward extension write longer problems, each perfect when re-verified from
+# scratch by `solve --verify` with its main line; --resume continues the same
+# run; bad input exits 2 with a message naming it.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin}
+pass=0; fail=0
+ok() { echo "ok   $1"; pass=$((pass+1)); }
+bad() { echo "FAIL $1"; fail=$((fail+1)); }
+d=$(mktemp -d)
+# the 13-ply problem twice (a JSON line and an SFEN line with moves: one pool entry),
+# and the 1-ply 頭金 (perfect too)
+cat > "$d/in.txt" <<'IN'
+# problems to extend
+{"sfen":"4k4/5+s3/4P4/3+P1+B3/9/9/9/9/9 b G2rb3g3s4n4l16p 1","length":13}
+4k4/5+s3/4P4/3+P1+B3/9/9/9/9/9 b G2rb3g3s4n4l16p 1 moves
+4k4/9/4P4/9/9/9/9/9/9 b G 1
+IN
+args="--from $d/in.txt --rounds 2 --threads 2 --quiet"
+"$BIN/tsumegen" compose extend $args --out "$d/a" > "$d/a.sum" 2>"$d/a.err" && ok "compose extend runs" || { bad "compose extend runs"; cat "$d/a.err"; }
+python3 - "$d/a/problems.jsonl" "$d/a/summary.json" "$d/a/generations.jsonl" <<'PY' && ok "two rounds: 13 -> 15 -> 17 plies, all from extension" || bad "extension rounds"
+import json, sys
+p = [json.loads(l) for l in open(sys.argv[1])]
+s = json.load(open(sys.argv[2]))
+g = [json.loads(l) for l in open(sys.argv[3])]
+good = (p and max(r["length"] for r in p) >= 17 and all(r["origin"] == "extend" for r in p)
+        and s["method"] == "extend" and s["generations"] == 2 and s["longest"] == max(r["length"] for r in p)
+        and len(g) == 2 and g[0]["extended"] > 0 and g[0]["pool"] >= 2)
+if not good: print(s, g)
+sys.exit(0 if good else 1)
+PY
+python3 - "$d/a/problems.jsonl" "$BIN/tsumegen" <<'PY' && ok "every extended problem re-verifies perfect with its main line" || bad "re-verification"
+import json, subprocess, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+out = subprocess.run([sys.argv[2], "solve", "--verify", "--yozume-confirm"], input=open(sys.argv[1]).read(),
+                     capture_output=True, text=True).stdout.splitlines()
+bad = 0
+for r, line in zip(rows, out):
+    v = json.loads(line)
+    if not (v["result"] == "mate" and v["perfect"] and v["verified"] is True and v["length"] == r["length"] and v["pv"] == r["pv"]):
+        print("MISMATCH", r["sfen"], line); bad += 1
+sys.exit(1 if bad or len(out) != len(rows) else 0)
+PY
+"$BIN/tsumegen" compose extend ${args/--rounds 2/--rounds 1} --out "$d/c" >/dev/null 2>&1
+"$BIN/tsumegen" compose extend $args --out "$d/c" --resume >/dev/null 2>&1
+cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && ok "--resume continues the same run" || bad "--resume differs from a straight run"
+expect_fail() {  # expect_fail NAME PATTERN ARGS...: exit 2 and PATTERN on stderr
+    local name=$1 pat=$2; shift 2
+    "$BIN/tsumegen" compose extend "$@" >/dev/null 2>"$d/e"; local rc=$?
+    [ $rc = 2 ] && grep -qF -- "$pat" "$d/e" && ok "$name: exit 2" || { bad "$name (rc $rc)"; cat "$d/e"; }
+}
+expect_fail "no --from" "needs --from" --out "$d/x1"
+expect_fail "missing file" "$d/none.txt" --from "$d/none.txt" --out "$d/x2"
+printf '4k4/9/4P4/9/9/9/9/9/9 b G 1\nnot an sfen\n' > "$d/bad.txt"
+expect_fail "bad SFEN line" "$d/bad.txt:2" --from "$d/bad.txt" --out "$d/x3"
+printf '{"length":3}\n' > "$d/nosfen.txt"
+expect_fail "JSON line without sfen" "$d/nosfen.txt:1" --from "$d/nosfen.txt" --out "$d/x4"
+printf '4k4/9/4P4/9/9/9/9/9/9 b 2G 1\n' > "$d/flawed.txt"   # mate with a gold left over
+expect_fail "no perfect problem" "no perfect problem" --from "$d/flawed.txt" --out "$d/x5"
+expect_fail "a GA option" "--pop is an option of compose ga" --from "$d/in.txt" --pop 10 --out "$d/x6"
+rm -rf "$d"
+echo "extend: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
