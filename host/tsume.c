@@ -183,9 +183,9 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
                     a->complete = 0;  /* (no mate within the deepest bound is not "none at all") */
                 else if (r.result == DF_PROVEN) {
                     if (same_but_promo(m, a->pv[k])) {
-                        char note[64];
+                        char note[64];  /* (the confirming pass finds it again: noted once) */
                         snprintf(note, sizeof note, "%s", mv);
-                        add_note(a, "promotion_optional: ply %d %s also mates", note, k + 1);
+                        if (!confirm) add_note(a, "promotion_optional: ply %d %s also mates", note, k + 1);
                     } else if (a->nyozume < TS_MAX_YOZUME) {
                         a->yozume[a->nyozume].ply = k + 1;
                         a->yozume[a->nyozume].move = m;

@@ -207,3 +207,17 @@ TEST(dfpn_repetition_nomate_finishes) {
     CHECK(a->result == TS_NOMATE);
     free(a);
 }
+
+/* The unbounded 余詰 pass re-walks the attacker's alternatives after the bounded
+ * one; a promotion/non-promotion alternative is still noted once (it was twice). */
+TEST(solve_confirm_notes_promotion_once) {
+    TsAnswer *a = malloc(sizeof *a);
+    Position pos = test_load("3k5/2+s6/4P4/3+B1+P3/8B/9/9/9/9 b GP2r3g3s4n4l15p 1");  /* compose extend, 17 plies */
+    TsOptions o = {5000000, 20, 1, 0, 6, 0, 1};
+    ts_solve(ctx(), &pos, &o, a);
+    CHECK(a->result == TS_MATE && a->length == 17 && a->perfect && a->complete);
+    int promo = 0;
+    for (int i = 0; i < a->nnotes; i++) promo += !strncmp(a->notes[i], "promotion_optional", 18);
+    CHECK_EQ_U64(promo, 1);
+    free(a);
+}
