@@ -12,7 +12,8 @@
 typedef struct {
     char *sfen;
     uint64_t budget;
-    Verdict *v;  /* allocated for v->pv_len moves only */
+    Verdict *v;  /* allocated up to v->pv_len moves only: the fields after pv are not there */
+    uint64_t nodes;  /* v->nodes (it follows pv in Verdict) */
     int dirty;   /* changed since the last vcache_append */
 } VcEntry;
 
@@ -67,6 +68,7 @@ uint64_t vcache_get(const VCache *c, const char *sfen, uint64_t node_limit, Verd
     const VcEntry *e = lookup(c, sfen);
     if (!e || e->budget < node_limit) return 0;
     memcpy(out, e->v, offsetof(Verdict, pv) + sizeof(Move) * (size_t)e->v->pv_len);
+    out->nodes = e->nodes;
     return e->budget;
 }
 
@@ -113,7 +115,7 @@ static long put(VCache *c, const char *sfen, const Verdict *v, uint64_t node_lim
         Verdict *t = trimmed_copy(v);
         if (!t) return -1;
         free(e->v);
-        e->v = t, e->budget = node_limit;
+        e->v = t, e->budget = node_limit, e->nodes = v->nodes;
         return c->slot[i] - 1;
     }
     if (c->n == c->cap) {
@@ -126,7 +128,7 @@ static long put(VCache *c, const char *sfen, const Verdict *v, uint64_t node_lim
     e->sfen = strdup(sfen);
     e->v = trimmed_copy(v);
     if (!e->sfen || !e->v) { free(e->sfen); free(e->v); return -1; }
-    e->budget = node_limit, e->dirty = 0;
+    e->budget = node_limit, e->nodes = v->nodes, e->dirty = 0;
     c->slot[i] = ++c->n;
     return c->n - 1;
 }
@@ -154,7 +156,7 @@ int vcache_append(VCache *c, FILE *f) {
         const Verdict *v = e->v;
         VcRecord r;
         memset(&r, 0, sizeof r);  /* no stray padding bytes in the file */
-        r.magic = VC_MAGIC, r.sfen_len = (uint32_t)strlen(e->sfen), r.budget = e->budget, r.nodes = v->nodes;
+        r.magic = VC_MAGIC, r.sfen_len = (uint32_t)strlen(e->sfen), r.budget = e->budget, r.nodes = e->nodes;
         r.result = v->result, r.length = v->length, r.perfect = v->perfect, r.undecided = v->undecided;
         r.length_exact = v->length_exact, r.length_ub = v->length_ub, r.cook_ply = v->cook_ply;
         r.pv_len = v->pv_len, r.cook_move = v->cook_move;

@@ -108,6 +108,7 @@ TEST(extend_pool_longest_first_once) {
 static Verdict *verdict(int length, int npv) {
     Verdict *v = calloc(1, sizeof *v);
     v->result = VERDICT_MATE, v->length = length, v->length_ub = length + 2, v->pv_len = npv, v->cook_ply = -1;
+    v->nodes = 1000u * (unsigned)length;
     for (int i = 0; i < npv; i++) v->pv[i] = (Move)(100 + i);
     return v;
 }
@@ -120,7 +121,8 @@ TEST(vcache_budget_and_file_round_trip) {
     Verdict *v1 = verdict(7, 7), *v2 = verdict(9, 9), *out = calloc(1, sizeof *out);
     CHECK(vcache_get(c, "a", 1, out) == 0);
     CHECK(!vcache_put(c, "a", v1, 1000));
-    CHECK(vcache_get(c, "a", 1000, out) == 1000 && out->length == 7 && out->pv_len == 7 && out->pv[6] == 106);
+    CHECK(vcache_get(c, "a", 1000, out) == 1000 && out->length == 7 && out->pv_len == 7 && out->pv[6] == 106 &&
+          out->nodes == 7000);
     CHECK(vcache_get(c, "a", 1001, out) == 0);  /* asked for more than it had */
     CHECK(!vcache_put(c, "a", v2, 500));        /* smaller budget: kept as it was */
     CHECK(vcache_get(c, "a", 1, out) == 1000 && out->length == 7);
@@ -146,7 +148,7 @@ TEST(vcache_budget_and_file_round_trip) {
     VCache *d = vcache_new();
     f = fopen(path, "a+b");
     CHECK(f && vcache_load(d, f) == 3000);
-    CHECK(vcache_get(d, "a", 1, out) == 5000 && out->length == 9 && out->pv_len == 9);
+    CHECK(vcache_get(d, "a", 1, out) == 5000 && out->length == 9 && out->pv_len == 9 && out->nodes == 9000);
     CHECK(vcache_get(d, "board 2998", 77, out) == 77 && out->length == 2998);
     CHECK(vcache_get(d, "board 2999", 1, out) == 0);  /* the record cut short */
     CHECK(!vcache_put(d, "board 2999", v1, 77) && !vcache_append(d, f));
