@@ -233,9 +233,8 @@ static void consider_perfect(Run *r, const Child *c) {
  * mates are the ones the GA is after, so the o->retry longest get retry_nodes
  * each (default 10 x the limit).  Returns how many were re-verified, -1 when
  * interrupted. */
-static int second_look(Run *r, Child *ch, int n_eval, int *rescued) {
+static int look_again(Run *r, Child *ch, int n_eval, int *rescued, uint64_t budget) {
     const ComposeOptions *o = r->o;
-    uint64_t budget = retry_budget(o);
     if (o->retry <= 0 || budget <= o->node_limit) return 0;
     int *idx = malloc(sizeof(int) * (size_t)(n_eval > 0 ? n_eval : 1)), k = 0;
     if (!idx) return 0;
@@ -273,6 +272,10 @@ static int second_look(Run *r, Child *ch, int n_eval, int *rescued) {
     }
     free(idx);
     return stopped ? -1 : n;
+}
+
+static int second_look(Run *r, Child *ch, int n_eval, int *rescued) {
+    return look_again(r, ch, n_eval, rescued, retry_budget(r->o));
 }
 
 /* Verifies children 0..n-1 on the threads with the first budget.  A board
@@ -402,7 +405,10 @@ static int extend_round(Run *r, uint64_t seed, Child **out) {
     if (o->extend <= 0 || o->extend_tries <= 0) return 0;
     enum { EXTEND_MAX = 4096 };
     ExtendCandidate *cand = malloc(sizeof *cand * EXTEND_MAX);
-    Child *ec = calloc((size_t)o->extend * (size_t)o->extend_tries, sizeof *ec);
+    int record = extend_pool_next(&r->pool, 1), cap = o->extend * o->extend_tries;
+    record = record >= 0 && r->pool.length[record] >= r->longest;  /* the run's longest is next */
+    if (record) cap += EXTEND_MAX;
+    Child *ec = calloc((size_t)cap, sizeof *ec);
     if (!cand || !ec) { free(cand); free(ec); return 0; }
     Rng rng;
     rng_seed(&rng, seed ^ 0xE87E4D5EEDull);
@@ -415,7 +421,9 @@ static int extend_round(Run *r, uint64_t seed, Child **out) {
         char err[ERR_MAX];
         if (sfen_parse(r->pool.sfen[i], &base, 0, err, sizeof err)) continue;
         int got = extend_candidates(&base, &rng, cand, EXTEND_MAX);
-        for (int k = 0; k < got && k < o->extend_tries; k++, m++) {
+        /* the run's longest problem gets every candidate: it is the one that can set a record */
+        int tries = record && j == 0 ? EXTEND_MAX : o->extend_tries;
+        for (int k = 0; k < got && k < tries; k++, m++) {
             ec[m].pos = cand[k].pos;
             ec[m].decoded = ec[m].legal = 1;
             ec[m].origin = ORIGIN_EXTEND;
@@ -423,7 +431,10 @@ static int extend_round(Run *r, uint64_t seed, Child **out) {
     }
     free(cand);
     int rescued = 0;
-    if (verify_children(r, ec, m) || second_look(r, ec, m, &rescued) < 0) {
+    /* extension candidates are few and each may be the next record: the undecided
+     * ones get a third look at 4x the second look's budget */
+    if (verify_children(r, ec, m) || second_look(r, ec, m, &rescued) < 0 ||
+        look_again(r, ec, m, &rescued, 4 * retry_budget(o)) < 0) {
         for (int i = 0; i < m; i++) free(ec[i].v);
         free(ec);
         return -1;
