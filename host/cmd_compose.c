@@ -38,6 +38,8 @@ const char USAGE_COMPOSE[] =
     "a check (drop, move, or a sacrifice on the king's square) after which the king's\n"
     "step back gives the problem again; or a piece sacrificed with check where a\n"
     "defender piece of the problem stands, taken by that piece from an empty square.\n"
+    "The run's longest problem gets 4x as many (it can set a record), and undecided\n"
+    "candidates a third look at 4x the --retry-nodes budget.\n"
     "They are verified like any child; the perfect ones (often 2 plies longer) are\n"
     "written and extended in turn.  They may differ from the initial problem in\n"
     "ways no genome writes (a king moved), so they stay out of the population.\n"

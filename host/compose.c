@@ -407,7 +407,7 @@ static int extend_round(Run *r, uint64_t seed, Child **out) {
     ExtendCandidate *cand = malloc(sizeof *cand * EXTEND_MAX);
     int record = extend_pool_next(&r->pool, 1), cap = o->extend * o->extend_tries;
     record = record >= 0 && r->pool.length[record] >= r->longest;  /* the run's longest is next */
-    if (record) cap += EXTEND_MAX;
+    if (record) cap += 3 * o->extend_tries;
     Child *ec = calloc((size_t)cap, sizeof *ec);
     if (!cand || !ec) { free(cand); free(ec); return 0; }
     Rng rng;
@@ -421,8 +421,9 @@ static int extend_round(Run *r, uint64_t seed, Child **out) {
         char err[ERR_MAX];
         if (sfen_parse(r->pool.sfen[i], &base, 0, err, sizeof err)) continue;
         int got = extend_candidates(&base, &rng, cand, EXTEND_MAX);
-        /* the run's longest problem gets every candidate: it is the one that can set a record */
-        int tries = record && j == 0 ? EXTEND_MAX : o->extend_tries;
+        /* the run's longest problem gets 4x the candidates (all of them, mostly): it is
+         * the one that can set a record */
+        int tries = record && j == 0 ? 4 * o->extend_tries : o->extend_tries;
         for (int k = 0; k < got && k < tries; k++, m++) {
             ec[m].pos = cand[k].pos;
             ec[m].decoded = ec[m].legal = 1;
