@@ -250,21 +250,6 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
     return 0;
 }
 
-/* A JSON line (the composer's problems.jsonl, undecided.jsonl): its "sfen" field,
- * copied into out; the line itself when it has none (the SFEN parser then names it). */
-static const char *json_sfen(const char *line, char *out, size_t len) {
-    const char *p = line[0] == '{' ? strstr(line, "\"sfen\"") : NULL;
-    if (!p) return line;
-    p += 6;
-    while (*p == ' ' || *p == ':') p++;
-    if (*p++ != '"') return line;
-    size_t k = 0;
-    while (*p && *p != '"' && k + 1 < len) out[k++] = *p++;
-    if (*p != '"') return line;
-    out[k] = 0;
-    return out;
-}
-
 static int add_job(Job **jobs, int *n, int *cap, const char *line) {
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 64;
@@ -309,7 +294,7 @@ int cmd_solve(int argc, char **argv) {
     } else {
         char buf[16384], sfen[16384];
         while (cli_read_line(stdin, buf, sizeof buf))
-            add_job(&jobs, &n, &cap, buf[0] == '\x01' ? "(overlong line)" : json_sfen(buf, sfen, sizeof sfen));
+            add_job(&jobs, &n, &cap, buf[0] == '\x01' ? "(overlong line)" : util_json_sfen(buf, sfen, sizeof sfen));
     }
     free(pos_args);
     int bad = 0;

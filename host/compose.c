@@ -507,15 +507,15 @@ static int seed_pool(Run *r) {
         char *s = line + strspn(line, " \t"), *q;
         s[strcspn(s, "\r\n")] = 0;
         if (!*s || *s == '#') continue;
+        char buf[SFEN_MAX + 64];
         if (*s == '{') {  /* a JSON line: its "sfen" string (problems.jsonl, undecided.jsonl) */
-            char *k = strstr(s, "\"sfen\"");
-            k = k ? strchr(k + 6, '"') : NULL;
-            if (!k || !(q = strchr(k + 1, '"'))) {
+            const char *j = util_json_sfen(s, buf, sizeof buf);
+            if (j == s) {
                 fprintf(stderr, "tsumegen compose: --from %s:%d: a JSON line without an \"sfen\" string\n", o->from, lineno);
                 bad = 1;
                 break;
             }
-            *q = 0, s = k + 1;
+            s = buf;
         } else if ((q = strstr(s, " moves"))) {
             *q = 0;
         }

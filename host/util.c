@@ -46,3 +46,18 @@ void *util_alloc_large(size_t bytes) {
     memset(p, 0, rounded);
     return p;
 }
+
+/* A JSON line (the composer's problems.jsonl, undecided.jsonl): its "sfen" field,
+ * copied into out; the line itself when it has none (the SFEN parser then names it). */
+const char *util_json_sfen(const char *line, char *out, size_t len) {
+    const char *p = line[0] == '{' ? strstr(line, "\"sfen\"") : NULL;
+    if (!p) return line;
+    p += 6;
+    while (*p == ' ' || *p == ':') p++;
+    if (*p++ != '"') return line;
+    size_t k = 0;
+    while (*p && *p != '"' && k + 1 < len) out[k++] = *p++;
+    if (*p != '"') return line;
+    out[k] = 0;
+    return out;
+}

@@ -14,5 +14,8 @@ void util_json_str(FILE *f, const char *s);
 /* Zeroed memory for a large table, backed by huge pages where the system allows
  * (free with free()). */
 void *util_alloc_large(size_t bytes);
+/* A JSON line (the composer's problems.jsonl, undecided.jsonl): its "sfen" field,
+ * copied into out; the line itself when it has none (the SFEN parser then names it). */
+const char *util_json_sfen(const char *line, char *out, size_t len);
 
 #endif
