@@ -133,7 +133,7 @@ static void render(Job *j, const SolveOpts *o) {
         fprintf(f, "],\"perfect\":%s,\"flaws\":[", a->perfect ? "true" : "false");
         int nf = 0;
         if (a->nyozume) fprintf(f, "%s\"yozume\"", nf++ ? "," : "");
-        if (a->npv && a->leftover) fprintf(f, "%s\"leftover\"", nf++ ? "," : "");
+        if (a->npv && a->leftover && !a->leftover_unproved) fprintf(f, "%s\"leftover\"", nf++ ? "," : "");
         fputs("],\"yozume\":[", f);
         for (int i = 0; i < a->nyozume && i < TS_MAX_YOZUME; i++) {
             move_format(a->yozume[i].move, mv);
@@ -182,7 +182,7 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     int next_out = 0, done = 0;
     int threads = o->threads > 0 ? o->threads : 1;
     if (threads > n) threads = n > 0 ? n : 1;
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0};
 #pragma omp parallel num_threads(threads)
     {
         DfCtx *c = df_new(o->hash_mb);

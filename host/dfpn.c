@@ -136,6 +136,29 @@ static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
     return u;
 }
 
+/* Deep futility tests (L(E) of a long problem) ask "mate within le?" where the
+ * answer is often an absolute no or a short yes; bounded queries run without the
+ * repetition test (df_set_no_rep), so a deep no chases the king round cycles until
+ * the bound (Zuko 100's main line stalled for minutes in one such test).  The plain
+ * rule, unbounded and with the repetition test, answers both cheaply: a plain proof
+ * within le is a futile-rule one, a plain absolute no-mate is one too.  Only when
+ * the hands are whole for the lookups (a real position, a capture given back, or no
+ * hand convention), since a captured piece that vanishes would let plain entries mix
+ * the two worlds.
+ * 1: *r is the answer (pn 0 = mated within le, dn 0 = not mated); -1: search it. */
+#define PLAIN_FIRST_DEPTH 32
+static int plain_first(DfCtx *c, Position *pos, int le, int ply, int hands_whole, Nd *r) {
+    if (le < PLAIN_FIRST_DEPTH || (!hands_whole && c->conv)) return -1;
+    int save = c->no_rep;
+    c->no_rep = 0;
+    mid(c, pos, DF_MAX_DEPTH, DF_PLAIN, INF, INF, ply, r);
+    c->no_rep = save;
+    if (c->aborted) return 1;
+    if (r->pn == 0 && r->len <= le) return 1;
+    if (r->dn == 0 && !(r->flags & DF_DEPTH)) return 1;  /* (DF_REP alone: exact for this root) */
+    return -1;
+}
+
 /* Is drop dm futile: capture on its square (a checking move) and mate within le
  * plies without the captured piece?  giveback: the captured piece goes back to the
  * defender's hand (the strongest defender: success here means futile for every kind). */
@@ -155,7 +178,7 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
             pos->hand_key -= ZOBRIST_HAND[att][k];
             if (giveback) { pos->hand[att ^ 1][k]++; pos->hand_key += ZOBRIST_HAND[att ^ 1][k]; }
             Nd r;
-            mid(c, pos, le, DF_FUTILE, INF, INF, ply + 2, &r);
+            if (plain_first(c, pos, le, ply + 2, giveback, &r) < 0) mid(c, pos, le, DF_FUTILE, INF, INF, ply + 2, &r);
             pos->hand[att][k]++;
             if (giveback) pos->hand[att ^ 1][k]--;
             pos_undo_move(pos, cm, &u2);
@@ -519,7 +542,17 @@ DfResult df_search(DfCtx *c, Position *pos, int depth, int mode) {
     if (depth > DF_MAX_DEPTH) depth = DF_MAX_DEPTH;
     c->path_n = c->path_base = 0;
     Nd r;
-    mid(c, pos, depth, mode, INF, INF, 0, &r);
+    /* Deep bounded futile-rule queries (the main line of a long problem): the plain
+     * rule first (plain_first), then the query itself with the repetition test on:
+     * a shortest mate never repeats, so cutting repetitions keeps the answer exact for
+     * this root, and it spares the cycle chase (Zuko 100's line stalled at ply 259). */
+    int deep = mode == DF_FUTILE && depth >= PLAIN_FIRST_DEPTH && depth < DF_MAX_DEPTH;
+    if (!deep || plain_first(c, pos, depth, 0, 1, &r) < 0) {
+        int save = c->no_rep;
+        if (deep) c->no_rep = 0;
+        mid(c, pos, depth, mode, INF, INF, 0, &r);
+        c->no_rep = save;
+    }
     if (c->aborted) return res;
     if (r.pn == 0) { res.result = DF_PROVEN; res.len = r.len; }
     else if (r.dn == 0) { res.result = DF_DISPROVEN; res.flags = r.flags; }

@@ -30,28 +30,40 @@ static void add_note(TsAnswer *a, const char *fmt, const char *s1, int i1) {
     snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, fmt, i1, s1);
 }
 
+/* Ties (several moves keeping the exact value) are compared by following each
+ * one's line to the end, so a comparison at n plies from the end costs n plies of
+ * line: the budget counts those plies (a flat count of compared moves let Zuko 100's
+ * 611-ply line walk 64 more lines of 600 plies). */
+#define TIE_BUDGET_PLIES 4096
+#define TIE_DEPTH 128
+
 typedef struct {
     DfCtx *c;
     int attacker;
-    int tie_budget;
+    int tie_budget;  /* plies of scratch lines left for comparing ties */
+    int ties_cut;    /* a tie was left uncompared: a leftover of the line is not proved minimal */
 } LineCtx;
 
 static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np);
 
 /* The moves cand[0..nc) all keep the exact value n.  With several, each is followed
- * (on a scratch line) while the tie budget lasts, one unit per candidate, and the one
+ * (on a scratch line) while the tie budget lasts, n plies per candidate, and the one
  * whose line leaves the fewest attacker pieces in hand is kept; free_ties explores
  * them all without touching the budget.  Then the chosen move goes into pv at *np
  * and its line is followed.  Returns as line_from. */
 static int pick_and_follow(LineCtx *lc, Position *pos, int n, const Move *cand, int nc, int free_ties,
                            Move *pv, int *np) {
     int choice = 0;
-    if (nc > 1 && (free_ties || lc->tie_budget > 0)) {
+    if (nc > 1 && !free_ties && lc->tie_budget < n) lc->ties_cut = 1;
+    if (nc > 1 && (free_ties || lc->tie_budget >= n)) {
         Move *tmp = malloc(sizeof(Move) * TS_MAX_PV);
         if (!tmp) return -2;
         int best_left = 1 << 30;
-        for (int k = 0; k < nc && (free_ties || lc->tie_budget > 0); k++) {
-            if (!free_ties) lc->tie_budget--;
+        for (int k = 0; k < nc; k++) {
+            if (!free_ties) {
+                if (lc->tie_budget < n) { lc->ties_cut = 1; break; }
+                lc->tie_budget -= n;
+            }
             int tn = *np + 1;
             Undo u;
             pos_do_move(pos, cand[k], &u);
@@ -79,19 +91,27 @@ static int longest_defences(DfCtx *c, Position *pos, int n, Move skip, MoveList 
                             int *unknown) {
     int nd = df_real_defences(c, pos, n, ml), nc = 0;
     if (nd < 0) return -2;
-    for (int i = 0; i < nd && nc < max; i++) {
-        if (ml->moves[i] == skip) continue;
-        Undo u;
-        pos_do_move(pos, ml->moves[i], &u);
-        int is_max = 1;
-        if (n - 3 >= 1) {
-            DfResult r = df_search(c, pos, n - 3, DF_FUTILE);
-            if (r.result == DF_UNKNOWN) *unknown = 1;
-            is_max = r.result == DF_DISPROVEN;
-        }
-        pos_undo_move(pos, ml->moves[i], &u);
-        if (is_max) out[nc++] = ml->moves[i];
+    if (n - 3 < 1) {
+        for (int i = 0; i < nd && nc < max; i++)
+            if (ml->moves[i] != skip) out[nc++] = ml->moves[i];
+        return nc;
     }
+    /* the table first (the length proof's disproofs are often there), then searches */
+    uint8_t settled[MAX_MOVES] = {0};
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < nd && nc < max; i++) {
+            if (ml->moves[i] == skip || settled[i]) continue;
+            Undo u;
+            pos_do_move(pos, ml->moves[i], &u);
+            DfResult r = pass == 0 ? df_probe(c, pos, n - 3, DF_FUTILE) : df_search(c, pos, n - 3, DF_FUTILE);
+            pos_undo_move(pos, ml->moves[i], &u);
+            if (r.result == DF_UNKNOWN) {
+                if (pass == 1) *unknown = 1;
+                continue;
+            }
+            settled[i] = 1;
+            if (r.result == DF_DISPROVEN) out[nc++] = ml->moves[i];
+        }
     return nc;
 }
 
@@ -113,13 +133,29 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
          * leftover), so short of the last move the mates the table already proves
          * are enough: searching every other check ("mate within n-1?" is mostly a
          * disproof) cost 60 % of Zuko 16's time. */
-        if (n > 1)
+        for (int pass = 0; n > 1 && nc == 0 && pass < 3; pass++) {
+            /* None in the table (replaced, or the length came from a plain proof):
+             * prove this node again, which finds a mating child without disproving
+             * the wrong checks first as a child-by-child search in move order would
+             * (Zuko 100's first move: minutes of disproofs at depth 610).  First the
+             * plain proof (ts_solve's first search, unbounded and with the repetition
+             * test: Zuko 100's in 10 s, where a depth-bounded search without that test
+             * chases the king round cycles): its lengths are futile-rule bounds. */
+            if (pass == 1) {
+                df_set_no_rep(c, 0);
+                DfResult r = df_search(c, pos, DF_MAX_DEPTH, DF_PLAIN);
+                df_set_no_rep(c, 1);
+                if (r.result != DF_PROVEN || r.len > n) continue;
+            }
+            if (pass == 2 && df_search(c, pos, n, DF_FUTILE).result != DF_PROVEN) break;
             for (int i = 0; i < ml->count && nc < 64; i++) {
                 Undo u;
                 pos_do_move(pos, ml->moves[i], &u);
                 if (df_probe(c, pos, n - 1, DF_FUTILE).result == DF_PROVEN) cand[nc++] = ml->moves[i];
                 pos_undo_move(pos, ml->moves[i], &u);
             }
+        }
+        if (df_aborted(c)) { free(ml); return -2; }
         for (int i = 0; i < ml->count && nc < 64 && (n == 1 || nc == 0); i++) {
             Undo u;
             pos_do_move(pos, ml->moves[i], &u);
@@ -133,10 +169,17 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
         /* ties on the mating move are always compared: each is only a count of the hand left */
         return pick_and_follow(lc, pos, n, cand, nc, n == 1, pv, np);
     }
+    /* Past the tie budget, or further than TIE_DEPTH plies from the end, only one
+     * longest defence is followed: the first (a table answer when there is one), and
+     * the leftover is no longer proved minimal.  Enumerating them all that deep means
+     * deciding near-longest defences with deep futile-rule proofs (Zuko 100, ply 259:
+     * a defence of plain length 351 against 349 asked, minutes). */
     Move cand[64];
-    int unknown = 0, nc = longest_defences(c, pos, n, MOVE_NONE, ml, cand, 64, &unknown);
+    int want = lc->tie_budget >= n && n <= TIE_DEPTH ? 64 : 1;
+    int unknown = 0, nc = longest_defences(c, pos, n, MOVE_NONE, ml, cand, want, &unknown);
     free(ml);
-    if (nc == -2 || unknown) return -2;
+    if (nc == -2 || (unknown && nc == 0)) return -2;
+    if (unknown || (want == 1 && nc == 1)) lc->ties_cut = 1;
     if (nc == 0) return -1;
     return pick_and_follow(lc, pos, n, cand, nc, 0, pv, np);
 }
@@ -260,11 +303,17 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
         if (L > 0) {
             a->length = a->length_lb = L;
             a->exact_length = 1;
-            LineCtx lc = {c, attacker, 64};
+            LineCtx lc = {c, attacker, o->tie_plies > 0 ? o->tie_plies : TIE_BUDGET_PLIES, 0};
             int left = line_from(&lc, &pos, L, a->pv, &a->npv);
             if (left >= 0 && a->npv == L) {
                 a->leftover = left;
                 a->complete = 1;
+                if (left > 0 && lc.ties_cut) {  /* another longest defence might leave nothing */
+                    a->leftover_unproved = 1;
+                    a->complete = 0;
+                    add_note(a, "leftover_unproved: the main line leaves %d, the tie budget stopped the "
+                                "search for a longest defence that leaves none%s", "", left);
+                }
                 if (!o->flaws) a->complete = 0;
                 else if (!(o->first_flaw && left > 0)) {
                     analyse_line(c, o, a, root, 0);

@@ -25,6 +25,8 @@ typedef struct {
     Move pv[TS_MAX_PV];
     int npv;
     int leftover;       /* attacker pieces in hand at the end of the main line */
+    int leftover_unproved; /* leftover > 0 but not every tie among longest defences was
+                              compared: maybe no 駒余り (not a flaw; complete = 0) */
     int perfect;
     int complete;       /* every flaw test was decided */
     int notes_incomplete; /* a limit stopped a notes-only test (変同, final-move alternatives) */
@@ -51,6 +53,7 @@ typedef struct {
     int yozume_confirm;   /* when the bounded 余詰 test finds none, test every alternative again
                              with no bound (TSUME_RULES: a mate of any length); a limit there
                              leaves the analysis incomplete, so the verdict is not perfect */
+    int tie_plies;        /* plies of line the main-line tie comparison may walk (0: 4096) */
 } TsOptions;
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */
