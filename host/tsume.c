@@ -133,21 +133,12 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
          * leftover), so short of the last move the mates the table already proves
          * are enough: searching every other check ("mate within n-1?" is mostly a
          * disproof) cost 60 % of Zuko 16's time. */
-        for (int pass = 0; n > 1 && nc == 0 && pass < 3; pass++) {
+        for (int pass = 0; n > 1 && nc == 0 && pass < 2; pass++) {
             /* None in the table (replaced, or the length came from a plain proof):
              * prove this node again, which finds a mating child without disproving
-             * the wrong checks first as a child-by-child search in move order would
-             * (Zuko 100's first move: minutes of disproofs at depth 610).  First the
-             * plain proof (ts_solve's first search, unbounded and with the repetition
-             * test: Zuko 100's in 10 s, where a depth-bounded search without that test
-             * chases the king round cycles): its lengths are futile-rule bounds. */
-            if (pass == 1) {
-                df_set_no_rep(c, 0);
-                DfResult r = df_search(c, pos, DF_MAX_DEPTH, DF_PLAIN);
-                df_set_no_rep(c, 1);
-                if (r.result != DF_PROVEN || r.len > n) continue;
-            }
-            if (pass == 2 && df_search(c, pos, n, DF_FUTILE).result != DF_PROVEN) break;
+             * the wrong checks first as the child-by-child search below would in move
+             * order (a deep query asks the plain rule first: see df_search). */
+            if (pass == 1 && df_search(c, pos, n, DF_FUTILE).result != DF_PROVEN) break;
             for (int i = 0; i < ml->count && nc < 64; i++) {
                 Undo u;
                 pos_do_move(pos, ml->moves[i], &u);
