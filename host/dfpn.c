@@ -69,12 +69,20 @@ static int path_cut(const DfCtx *c, uint64_t pk, int mode, int is_or) {
     return k >= 0 ? k : NO_CUT;
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b >= INF ? INF : a + b; }
+/* INF means proven or disproven and nothing else: a sum of unresolved numbers
+ * stops at INF - 1 (summed pn of a DAG double-count and once reached 2^48 at an
+ * unresolved root, which the length search then took for a disproof). */
+static uint64_t sat_add(uint64_t a, uint64_t b) {
+    if (a >= INF || b >= INF) return INF;
+    return a + b >= INF ? INF - 1 : a + b;
+}
 /* The 1+epsilon trick: a child may run until it is clearly worse than its best
  * sibling (not just by one), so the search does not flip between near-equal
  * siblings and re-expand their subtrees from the table each time. */
 static uint64_t eps_up(uint64_t second) {
-    return second >= INF ? INF : sat_add(second + 1, second / 4);  /* epsilon = 1/4 */
+    if (second >= INF - 1) return second;
+    uint64_t e = second + 1 + second / 4;  /* epsilon = 1/4 */
+    return e >= INF ? INF - 1 : e;
 }
 
 static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uint64_t thdn, int ply, Nd *out);
@@ -120,15 +128,23 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
     pos_undo_move(pos, m, &u);
 }
 
+/* A root searched with infinite thresholds ends proven or disproven; anything else
+ * (numbers that stopped short of INF) is undecided and counts as a limit hit, so no
+ * caller can take "not proven" for "disproven".  1 if the search must stop. */
+static int undecided(DfCtx *c, const Nd *r) {
+    if (!c->aborted && r->pn != 0 && r->dn != 0) c->aborted = 1;
+    return c->aborted;
+}
+
 static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
     Nd r;
     mid(c, pos, ub, DF_FUTILE, INF, INF, ply, &r);
-    if (c->aborted) return -2;
+    if (undecided(c, &r)) return -2;
     if (r.pn != 0) return -1;
     int u = r.len;
     while (u - 2 >= 1) {
         mid(c, pos, u - 2, DF_FUTILE, INF, INF, ply, &r);
-        if (c->aborted) return -2;
+        if (undecided(c, &r)) return -2;
         if (r.pn != 0) break;
         if (r.len >= u) break;  /* cannot happen: a proof within u-2 is shorter */
         u = r.len;
@@ -182,7 +198,7 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
             pos->hand[att][k]++;
             if (giveback) pos->hand[att ^ 1][k]--;
             pos_undo_move(pos, cm, &u2);
-            if (c->aborted) res = -2;
+            if (undecided(c, &r)) res = -2;
             else if (r.pn == 0) res = 1;
         }
     }
@@ -576,7 +592,7 @@ static int exact_or_up(DfCtx *c, Position *pos, int ub, int *lb) {
     for (int d = 1; d < ub; d += 2) {
         Nd r;
         mid(c, pos, d, DF_FUTILE, INF, INF, 0, &r);
-        if (c->aborted) return -2;
+        if (undecided(c, &r)) return -2;
         if (r.pn == 0) return r.len;
         *lb = d + 2;
     }

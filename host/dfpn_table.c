@@ -125,6 +125,14 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int depth, Probe *
     }
 }
 
+/* Work estimates (pn, dn) of an entry stored at remaining depth a serve a visit at
+ * depth b >= a: an unbounded search reaches a position at many plies, and the next
+ * "mate within d + 2" of the length search meets the nodes of "within d" again;
+ * with exact depths each such visit restarted from (1, 1).  Only from shallower to
+ * deeper: numbers then flow one way, so a cycle of positions cannot feed a node's
+ * estimate back into itself (sharing every depth did, and pn sums blew up). */
+static int pn_dn_usable(int stored, int wanted) { return stored >= 0 && stored <= wanted; }
+
 void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, Probe *p) {
     p->pn = p->dn = 1;
     p->status = DF_UNKNOWN;
@@ -152,7 +160,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
         if (weak && e[i].nomate_nd >= depth && e[i].nomate_nd > nomate_nd) nomate_nd = e[i].nomate_nd;
         if (same) {
             p->hit = 1;
-            if (e[i].depth == depth) { p->pn = e[i].pn; p->dn = e[i].dn; }
+            if (pn_dn_usable(e[i].depth, depth)) { p->pn = e[i].pn; p->dn = e[i].dn; }
             if (!p->best) p->best = e[i].best;
         }
     }

@@ -6,7 +6,8 @@
    result mate, the published length, perfect=true and pass the proof checker (--verify).
    All five files in full (under the sanitizer build, BIN containing "san", the first
    SOLVE_SAN_COUNT of each, default 60).  The 余詰 test runs with --yozume-depth 4.
-2. Regression positions (data/regressions/positions.tsv): expected answers below.
+2. Regression positions (data/regressions/positions.tsv): expected answers below;
+   a composed problem whose verdict once depended on the table size (table_sizes).
 3. Edo classics: data/edo/verifier_expect.tsv lists the Zuko/Muso ids tested (with the
    time limit that suffices) and the exceptions with their reasons.
 4. Near-miss negatives: ShogiBoardQ 5-ply problems with one attacker piece in hand
@@ -261,8 +262,22 @@ def cli():
           "cli stdin with a bad line: rc %d %s" % (p.returncode, p.stdout))
 
 
+def table_sizes():
+    """A composed 25-ply perfect problem (the 500 x 50 GA run of 2026-11-25) whose
+    unbounded 余詰 confirmation (the defender's reply to 3e1c at ply 9) thrashed for
+    100 M+ nodes with 64 or 512 MB tables and took 1 M with other sizes: the verdict
+    must not depend on the table size.  (Cause: pn/dn were shared only between visits
+    at the same remaining depth, so an unbounded search restarted every transposition.)"""
+    sfen = "1+P1s1+L3/G2B+NP1k1/4P3N/9/6+B2/9/9/9/9 b 2G2rg3s2n3l15p 1"
+    for mb in ("64", "512"):
+        r = solve([sfen], "--yozume-confirm", "--hash", mb, "--nodes", "20000000")
+        check(r and r[0]["result"] == "mate" and r[0]["length"] == 25 and r[0]["perfect"],
+              "table size %s MB: %s" % (mb, json.dumps(r)[:300]))
+
+
 def main():
     cli()
+    table_sizes()
     regressions()
     near_misses()
     near_misses_added()
