@@ -115,7 +115,11 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
         f->dn[i] = p.dn;
         f->flg[i] = (uint8_t)p.flags;
         if (p.status == DF_PROVEN) { f->len[i] = (int16_t)p.len; memcpy(f->ph[i], p.ph, 8); }
-        else if (!p.hit && !child_or) {  /* df-pn+: AND child's pn = number of evasions */
+        else if (p.status == DF_UNKNOWN && !p.hit && !child_or) {
+            /* df-pn+: a new AND child's pn = number of evasions.  (Not for a disproof
+             * found by hand superiority, which is no "hit": it once got pn = n with
+             * dn = 0, and the parent kept choosing that disproven child — Zuko 6
+             * cycled between plies 22 and 26 for minutes.) */
             MoveList ev;
             int n = gen_evasions(pos, &ev);
             int nondrop = mode != DF_FUTILE;
@@ -125,6 +129,8 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
             else f->pn[i] = (uint64_t)n;
         }
     }
+    /* a resolved child has the other number at INF (the aggregation relies on it) */
+    TG_ASSERT((f->dn[i] != 0 || f->pn[i] == INF) && (f->pn[i] != 0 || f->dn[i] == INF));
     pos_undo_move(pos, m, &u);
 }
 
@@ -497,6 +503,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         mid(c, pos, depth - 1, mode, cpn, cdn, ply + 1, &cr);
         pos_undo_move(pos, m, &u);
         f = c->frames[ply];
+        TG_ASSERT(c->aborted || ((cr.dn != 0 || cr.pn == INF) && (cr.pn != 0 || cr.dn == INF)));
         f->pn[best] = cr.pn;
         f->dn[best] = cr.dn;
         f->len[best] = (int16_t)(cr.len < NO_LEN ? cr.len : NO_LEN);
