@@ -275,9 +275,23 @@ def table_sizes():
               "table size %s MB: %s" % (mb, json.dumps(r)[:300]))
 
 
+def superiority_disproof():
+    """Zuko 6 meets, within its first 1,000 nodes, a new defender node whose disproof
+    comes from an entry with a superior hand; the df-pn+ estimate once overwrote it
+    (pn = evasions, dn = 0) and the search cycled.  Under make check (-DTG_DEBUG) the
+    consistency assertion in init_child aborts on such a child, so this run must end
+    with an answer line and exit 0."""
+    z6 = [l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv") if l.startswith("zukou-006\t")]
+    p = subprocess.run([EXE, "solve", "--threads", "1", "--no-flaws", "--nodes", "20000", "--hash", "16", *z6],
+                       capture_output=True, text=True)
+    ok = p.returncode == 0 and len(p.stdout.splitlines()) == 1 and json.loads(p.stdout)["result"] in ("mate", "unknown")
+    check(ok, "zuko 6, 20,000 nodes: rc %d %s %s" % (p.returncode, p.stdout[:200], p.stderr[-300:]))
+
+
 def main():
     cli()
     table_sizes()
+    superiority_disproof()
     regressions()
     near_misses()
     near_misses_added()
