@@ -87,6 +87,10 @@ static uint64_t eps_up(uint64_t second) {
 
 static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uint64_t thdn, int ply, Nd *out);
 
+/* A resolved number pair has the other number at INF (the aggregation relies on it);
+ * debug builds check every child against it. */
+static int numbers_consistent(uint64_t pn, uint64_t dn) { return (dn != 0 || pn == INF) && (pn != 0 || dn == INF); }
+
 /* Fills child i of frame f (a node at `ply`) from the table or cheap tests. */
 static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int mode, int child_or) {
     Undo u;
@@ -129,8 +133,7 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
             else f->pn[i] = (uint64_t)n;
         }
     }
-    /* a resolved child has the other number at INF (the aggregation relies on it) */
-    TG_ASSERT((f->dn[i] != 0 || f->pn[i] == INF) && (f->pn[i] != 0 || f->dn[i] == INF));
+    TG_ASSERT(numbers_consistent(f->pn[i], f->dn[i]));
     pos_undo_move(pos, m, &u);
 }
 
@@ -503,7 +506,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         mid(c, pos, depth - 1, mode, cpn, cdn, ply + 1, &cr);
         pos_undo_move(pos, m, &u);
         f = c->frames[ply];
-        TG_ASSERT(c->aborted || ((cr.dn != 0 || cr.pn == INF) && (cr.pn != 0 || cr.dn == INF)));
+        TG_ASSERT(c->aborted || numbers_consistent(cr.pn, cr.dn));
         f->pn[best] = cr.pn;
         f->dn[best] = cr.dn;
         f->len[best] = (int16_t)(cr.len < NO_LEN ? cr.len : NO_LEN);
