@@ -17,7 +17,7 @@
 
 const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
-    "                      [--yozume-unbounded] [--yozume-confirm]\n"
+    "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [SFEN ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
@@ -45,6 +45,9 @@ const char USAGE_SOLVE[] =
     "  --yozume-confirm  when the bounded test finds no 余詰, search every alternative\n"
     "                again with no bound (a limit there: not perfect, flaw_analysis_incomplete);\n"
     "                the composer always does this\n"
+    "  --tied-lines R  several main lines tie on length and leftover (変同): any (default)\n"
+    "                = perfect when one of them has no 余詰 (that line is the pv; the\n"
+    "                others' mates are 変化別詰, noted); all = cooked when any has 余詰\n"
     "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
     "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
     "Exit status: 0, or 2 if an input was rejected (its line has \"result\":\"error\").\n";
@@ -66,7 +69,7 @@ typedef struct {
     size_t hash_mb;
     uint64_t nodes;
     double time_s;
-    int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm;
+    int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all;
     const char *kif_dir;
     int progress;
 } SolveOpts;
@@ -182,7 +185,7 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     int next_out = 0, done = 0;
     int threads = o->threads > 0 ? o->threads : 1;
     if (threads > n) threads = n > 0 ? n : 1;
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all};
 #pragma omp parallel num_threads(threads)
     {
         DfCtx *c = df_new(o->hash_mb);
@@ -225,9 +228,9 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         const char *s = argv[i];
         long long v = 0;
         int need = !strcmp(s, "--yozume-depth") || !strcmp(s, "--hash") || !strcmp(s, "--nodes") || !strcmp(s, "--time") || !strcmp(s, "--threads") ||
-                   !strcmp(s, "--kif");
+                   !strcmp(s, "--kif") || !strcmp(s, "--tied-lines");
         if (need && i + 1 >= argc) return cli_error(cmd, "%s needs a value", s);
-        if (need && strcmp(s, "--kif")) {
+        if (need && strcmp(s, "--kif") && strcmp(s, "--tied-lines")) {
             char *end;
             v = strtoll(argv[i + 1], &end, 10);
             if (*end || v < 0) return cli_error(cmd, "%s needs a non-negative integer, got '%s'", s, argv[i + 1]);
@@ -240,6 +243,11 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (!strcmp(s, "--yozume-depth")) { if (v > 900) return cli_error(cmd, "--yozume-depth must be 0..900"); o->yozume_extra = (int)v; i++; }
         else if (!strcmp(s, "--yozume-unbounded")) o->yozume_extra = -1;
         else if (!strcmp(s, "--yozume-confirm")) o->yozume_confirm = 1;
+        else if (!strcmp(s, "--tied-lines")) {
+            const char *r = argv[++i];
+            if (strcmp(r, "any") && strcmp(r, "all")) return cli_error(cmd, "--tied-lines must be any or all, got '%s'", r);
+            o->tied_all = !strcmp(r, "all");
+        }
         else if (!strcmp(s, "--verify")) o->verify = 1;
         else if (!strcmp(s, "--no-flaws")) o->flaws = 0;
         else if (!strcmp(s, "--apply-moves")) o->apply_moves = 1;

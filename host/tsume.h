@@ -54,6 +54,9 @@ typedef struct {
                              with no bound (TSUME_RULES: a mate of any length); a limit there
                              leaves the analysis incomplete, so the verdict is not perfect */
     int tie_plies;        /* plies of line the main-line tie comparison may walk (0: 4096) */
+    int tied_all;         /* several main lines tie on length and leftover (変同): 0 = perfect when
+                             one of them is free of 余詰 (the composer declares that one; the
+                             others' mates are 変化別詰, a note); 1 = cooked when any of them is */
 } TsOptions;
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */

@@ -7,7 +7,9 @@
    All five files in full (under the sanitizer build, BIN containing "san", the first
    SOLVE_SAN_COUNT of each, default 60).  The 余詰 test runs with --yozume-depth 4.
 2. Regression positions (data/regressions/positions.tsv): expected answers below;
-   a composed problem whose verdict once depended on the table size (table_sizes).
+   a composed problem whose verdict once depended on the table size (table_sizes), and
+   one whose verdict depended on which of two tied main lines (変同) it followed
+   (tied_lines, checked against cshogi).
 3. Edo classics: data/edo/verifier_expect.tsv lists the Zuko/Muso ids tested (with the
    time limit that suffices) and the exceptions with their reasons.
 4. Near-miss negatives: ShogiBoardQ 5-ply problems with one attacker piece in hand
@@ -275,6 +277,61 @@ def table_sizes():
               "table size %s MB: %s" % (mb, json.dumps(r)[:300]))
 
 
+def cshogi_mates_after(board, usi, depth):
+    """cshogi (plain rule, every evasion a defence): after the attacker's usi, every
+    defender reply leaves a mate within depth plies."""
+    board.push_usi(usi)
+    ok = True
+    for m in list(board.legal_moves):
+        board.push(m)
+        ok = bool(cshogi.DfPn(depth=depth, nodes=300000).search(board))
+        board.pop()
+        if not ok:
+            break
+    board.pop()
+    return ok
+
+
+def tied_lines():
+    """A composed 25-ply problem with two longest defences of equal leftover at ply 16
+    (N*6b, P*6b: 変同).  After N*6b the attacker has a second mate at ply 23 (N*8c);
+    after P*6b none.  The verdict once depended on which of the two the table's move
+    order reached first.  --tied-lines any (default): perfect, the pv is the clean
+    line, the other's 余詰 a note (変化別詰); all: cooked, the pv the cooked line.
+    cshogi checks both claims on the pv printed: N*8c mates within 7 on the cooked
+    line, and no other check at plies 17-23 of the clean line mates within n+6."""
+    sfen = "3S5/2+R1B4/kN1N5/1P2+R4/9/9/9/9/9 b GPb3g3s2n4l16p 1"
+    r = solve([sfen], "--verify", "--yozume-confirm")
+    a = r[0] if r else {}
+    ok = a.get("perfect") is True and a.get("length") == 25 and a["pv"][15] == "P*6b" and a.get("verified") is True \
+        and any(n.startswith("henka_betsu") for n in a.get("notes", []))
+    check(ok, "tied lines, any: %s" % json.dumps(a)[:400])
+    r = solve([sfen], "--verify", "--tied-lines", "all")
+    b = r[0] if r else {}
+    ok = b.get("perfect") is False and b.get("flaws") == ["yozume"] and b["pv"][15] == "N*6b" \
+        and b["yozume"][0]["ply"] == 23 and b["yozume"][0]["move"] == "N*8c"
+    check(ok, "tied lines, all: %s" % json.dumps(b)[:400])
+    if ok:
+        board = cshogi.Board(sfen)
+        for mv in b["pv"][:22]:
+            board.push_usi(mv)
+        check(cshogi_mates_after(board, "N*8c", 5), "cshogi: N*8c at ply 23 of the cooked line mates")
+    if a.get("pv"):
+        for k in range(16, 24, 2):
+            board = cshogi.Board(sfen)
+            for mv in a["pv"][:k]:
+                board.push_usi(mv)
+            alts = []
+            for m in list(board.legal_moves):
+                u = cshogi.move_to_usi(m)
+                board.push(m)
+                chk = board.is_check()
+                board.pop()
+                if chk and u != a["pv"][k] and cshogi_mates_after(board, u, 25 - k - 1 + 6):
+                    alts.append(u)
+            check(not alts, "cshogi: ply %d of the clean line has other mates %s" % (k + 1, alts))
+
+
 def superiority_disproof():
     """Zuko 6 meets, within its first 1,000 nodes, a new defender node whose disproof
     comes from an entry with a superior hand; the df-pn+ estimate once overwrote it
@@ -292,6 +349,7 @@ def main():
     cli()
     table_sizes()
     superiority_disproof()
+    tied_lines()
     regressions()
     near_misses()
     near_misses_added()
