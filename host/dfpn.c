@@ -184,6 +184,19 @@ static int plain_first(DfCtx *c, Position *pos, int le, int ply, int hands_whole
     return -1;
 }
 
+/* Is the giveback test of (key after the capture, le) already running further up?
+ * The drop and its capture cost no plies, so with the piece given back two
+ * interposition squares can send the tests round a cycle at the same bound for
+ * ever (Zuko 3 filled the 2,400-ply stack).  Such a repeat answers 0 at once,
+ * which is sound because a giveback test is only ever believed when it says
+ * "futile": on 0 its caller runs the exact test (the piece vanishes), and those
+ * cannot cycle (each one takes a piece out of the game, or costs plies). */
+static int giveback_cycle(const DfCtx *c, uint64_t key, int le) {
+    for (int i = c->gb_n - 1; i >= 0; i--)
+        if (c->gb_key[i] == key && c->gb_le[i] == le) return 1;
+    return 0;
+}
+
 /* Is drop dm futile: capture on its square (a checking move) and mate within le
  * plies without the captured piece?  giveback: the captured piece goes back to the
  * defender's hand (the strongest defender: success here means futile for every kind). */
@@ -202,11 +215,19 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
             pos->hand[att][k]--;
             pos->hand_key -= ZOBRIST_HAND[att][k];
             if (giveback) { pos->hand[att ^ 1][k]++; pos->hand_key += ZOBRIST_HAND[att ^ 1][k]; }
-            Nd r;
-            if (plain_first(c, pos, le, ply + 2, giveback, &r) < 0) mid(c, pos, le, DF_FUTILE, INF, INF, ply + 2, &r);
+            Nd r = {1, 1, NO_LEN, 0, 0, 0, {0}};
+            int cyc = giveback && giveback_cycle(c, pos_key(pos), le), pushed = 0;
+            if (giveback && !cyc && c->gb_n < GB_MAX) {
+                c->gb_key[c->gb_n] = pos_key(pos);
+                c->gb_le[c->gb_n++] = (int16_t)le;
+                pushed = 1;
+            }
+            if (!cyc && plain_first(c, pos, le, ply + 2, giveback, &r) < 0) mid(c, pos, le, DF_FUTILE, INF, INF, ply + 2, &r);
+            c->gb_n -= pushed;
             pos->hand[att][k]++;
             if (giveback) pos->hand[att ^ 1][k]--;
             pos_undo_move(pos, cm, &u2);
+            if (cyc) continue;  /* 0: the caller runs the exact test (giveback 0) */
             if (undecided(c, &r)) res = -2;
             else if (r.pn == 0) res = 1;
         }

@@ -60,6 +60,7 @@ typedef struct {
     uint16_t gen;
 } RepEntry;
 #define REP_BITS 16
+#define GB_MAX 256  /* nesting of giveback futility tests followed for cycles */
 
 struct DfCtx {
     Cluster *tt;
@@ -80,6 +81,9 @@ struct DfCtx {
     double deadline;
     int aborted;
     int no_rep;  /* depth-limited queries: no path test, so every disproof is cacheable */
+    uint64_t gb_key[GB_MAX];  /* the active giveback futility tests: position after the capture */
+    int16_t gb_le[GB_MAX];    /* ... and its bound */
+    int gb_n;
     int conv;    /* the hand convention holds (every piece kind complete): the defender's
                   * hand follows from the board and the attacker's, so entries key on the latter */
 };

@@ -46,6 +46,7 @@ void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
     c->deadline = deadline;
     c->aborted = 0;
     c->path_n = c->path_base = 0;
+    c->gb_n = 0;
     c->forbid = NULL;
     c->nforbid = 0;
 }
