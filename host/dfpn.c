@@ -131,6 +131,17 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
             if (n == 0) { f->pn[i] = 0; f->dn[i] = INF; f->len[i] = 0; interpose_correction(c, pos, f->ph[i]); }
             else if (cdepth == 0 && nondrop) { f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_DEPTH; }
             else f->pn[i] = (uint64_t)n;
+        } else if (p.status == DF_UNKNOWN && !p.hit && child_or) {
+            /* ... and its disproof side: a new OR child's dn = number of checks (each
+             * must be refuted), so an AND node tries first the defence that leaves the
+             * attacker fewest checks.  Depth-bounded disproofs ("no mate within L-2")
+             * dominate exact lengths: bench solve full verdicts -35 % time, Zuko
+             * 1-29 at 8 M nodes 18 exact (was 17), most in half the nodes.  No
+             * check at all: no mate, whatever the depth. */
+            MoveList ch;
+            int n = gen_checks(pos, &ch);
+            if (n == 0) { f->pn[i] = INF; f->dn[i] = 0; }
+            else f->dn[i] = (uint64_t)n;
         }
     }
     TG_ASSERT(numbers_consistent(f->pn[i], f->dn[i]));
