@@ -3,9 +3,9 @@
 # data/edo/zukou.tsv with a per-problem time limit; prints a markdown table
 # (recorded length, our verdict, exact length or upper bound, seconds, nodes).
 #   bash benchmarks/zukou.sh [FIRST] [LAST] [TIME_MS] [THREADS]   (defaults 1 29 60000 1)
-#   HASH=MB: the table per thread (default 1024; solve's own default of 32 MB is tight
-#   on these: Zuko 17's exact 41 takes 15 M nodes with 32 MB, 10 M with 512 MB; before
-#   22d25d0, 32 MB found no mate in 195 M nodes)
+#   HASH=MB: the table per thread (default 1024: a minute here is 30-40 M nodes; Zuko
+#   17's exact 41 takes 4.6 M nodes with solve's default 32 MB, 5.2 M with 512 MB at
+#   4fa94ea; before 22d25d0, 32 MB found no mate in 195 M nodes)
 # "exact" = no mate in L-2 was proved; "ub" = a mate of that length was found but
 # the limit stopped the proof that no shorter one exists ("proven at least": the
 # length is proved to be at least that); "unknown" = no mate found.
