@@ -227,9 +227,10 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
             pos->hand_key -= ZOBRIST_HAND[att][k];
             if (giveback) { pos->hand[att ^ 1][k]++; pos->hand_key += ZOBRIST_HAND[att ^ 1][k]; }
             Nd r = {1, 1, NO_LEN, 0, 0, 0, {0}};
-            int cyc = giveback && giveback_cycle(c, pos_key(pos), le), pushed = 0;
+            uint64_t gk = pos_key(pos);
+            int cyc = giveback && giveback_cycle(c, gk, le), pushed = 0;
             if (giveback && !cyc && c->gb_n < GB_MAX) {
-                c->gb_key[c->gb_n] = pos_key(pos);
+                c->gb_key[c->gb_n] = gk;
                 c->gb_le[c->gb_n++] = (int16_t)le;
                 pushed = 1;
             }

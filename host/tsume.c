@@ -275,6 +275,17 @@ static void analyse_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
     free(keys);
 }
 
+/* The flaw analysis of a's line: bounded 余詰 tests, then (yozume_confirm) the same
+ * tests again with no bound when the bounded ones found none. */
+static void analyse_line_confirmed(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root) {
+    analyse_line(c, o, a, root, 0);
+    if (o->yozume_confirm && o->yozume_extra >= 0 && a->complete && !a->nyozume) {
+        TsOptions unbounded = *o;  /* 余詰 is a mate of any length: the bound found the cheap ones */
+        unbounded.yozume_extra = -1;
+        analyse_line(c, &unbounded, a, root, 1);
+    }
+}
+
 /* Tied main lines.  After the leftover tie-break, several longest defences can
  * remain (変同), and then the main line is whichever the composer declares; 余詰
  * on the other lines are 変化別詰, not flaws.  So which tied line the search
@@ -354,12 +365,7 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
         b->leftover = a->leftover;
         b->complete = 1;
         b->plain_len = a->plain_len;
-        analyse_line(c, o, b, root, 0);
-        if (o->yozume_confirm && o->yozume_extra >= 0 && b->complete && !b->nyozume) {
-            TsOptions unbounded = *o;
-            unbounded.yozume_extra = -1;
-            analyse_line(c, &unbounded, b, root, 1);
-        }
+        analyse_line_confirmed(c, o, b, root);
         if (!b->complete && !b->nyozume) { incomplete = 1; continue; }
         if (o->tied_all ? b->nyozume > 0 : !b->nyozume) {
             /* adopt it: the reported line is the one the verdict rests on */
@@ -428,12 +434,7 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
                 }
                 if (!o->flaws) a->complete = 0;
                 else if (!(o->first_flaw && left > 0)) {
-                    analyse_line(c, o, a, root, 0);
-                    if (o->yozume_confirm && o->yozume_extra >= 0 && a->complete && !a->nyozume) {
-                        TsOptions unbounded = *o;  /* 余詰 is a mate of any length: the bound found the cheap ones */
-                        unbounded.yozume_extra = -1;
-                        analyse_line(c, &unbounded, a, root, 1);
-                    }
+                    analyse_line_confirmed(c, o, a, root);
                     settle_tied_lines(c, o, a, root);
                 }
             } else {
