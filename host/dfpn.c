@@ -37,6 +37,21 @@ static void or_proof_hand(const Position *pos, Move m, const uint8_t cph[8], uin
 
 /* ---- search ---- */
 
+/* The no-drop rule's evasions: drops left out (in place); the new count. */
+static int without_drops(MoveList *ml) {
+    int n = 0;
+    for (int i = 0; i < ml->count; i++)
+        if (!move_is_drop(ml->moves[i])) ml->moves[n++] = ml->moves[i];
+    ml->count = n;
+    return n;
+}
+
+/* Defender moves at an AND node under a rule mode. */
+static int gen_defences(const Position *pos, int mode, MoveList *ml) {
+    int n = gen_evasions(pos, ml);
+    return mode == DF_NODROP ? without_drops(ml) : n;
+}
+
 static Frame *frame(DfCtx *c, int ply) {
     if (ply >= MAXPLY) { c->aborted = 1; return NULL; }
     if (!c->frames[ply]) {
@@ -125,10 +140,13 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
              * dn = 0, and the parent kept choosing that disproven child — Zuko 6
              * cycled between plies 22 and 26 for minutes.) */
             MoveList ev;
-            int n = gen_evasions(pos, &ev);
+            int n = gen_defences(pos, mode, &ev);
             int nondrop = mode != DF_FUTILE;
             for (int k = 0; k < n && !nondrop; k++) nondrop = !move_is_drop(ev.moves[k]);
-            if (n == 0) { f->pn[i] = 0; f->dn[i] = INF; f->len[i] = 0; interpose_correction(c, pos, f->ph[i]); }
+            if (n == 0) {
+                f->pn[i] = 0; f->dn[i] = INF; f->len[i] = 0;
+                if (mode != DF_NODROP) interpose_correction(c, pos, f->ph[i]);
+            }
             else if (cdepth == 0 && nondrop) { f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_DEPTH; }
             else f->pn[i] = (uint64_t)n;
         } else if (p.status == DF_UNKNOWN && !p.hit && child_or) {
@@ -156,6 +174,26 @@ static int undecided(DfCtx *c, const Nd *r) {
     return c->aborted;
 }
 
+/* "Not mated within d" under the no-drop rule (DF_NODROP) is "not mated within d"
+ * under both real rules: its defender only gives up the drops.  That search keeps
+ * hand superiority and needs no futility test, and most refutations in a disproof
+ * of a futile-rule query are king moves and captures anyway.  Zuko 21's "no mate
+ * within 13" took 6.7 M nodes under the futile rule alone, 1.6 M with this first.
+ * Where the no-drop rule finds a mate the caller searches under its own rule, and
+ * finds the drop-free disproofs of the subtrees in the table (borrow_plain).
+ * 1: disproven, 0: not, -2: a limit. */
+#define PLAIN_FIRST_DEPTH 32
+static int nodrop_disproves(DfCtx *c, Position *pos, int d, int ply) {
+    if (c->nforbid) return 0;  /* forbidden sets belong to plain-rule queries only */
+    Nd r;
+    int save = c->no_rep;
+    if (d >= PLAIN_FIRST_DEPTH) c->no_rep = 0;  /* deep: as plain_first, no chase round cycles */
+    mid(c, pos, d, DF_NODROP, INF, INF, ply, &r);
+    c->no_rep = save;
+    if (undecided(c, &r)) return -2;
+    return r.dn == 0;
+}
+
 static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
     Nd r;
     mid(c, pos, ub, DF_FUTILE, INF, INF, ply, &r);
@@ -163,6 +201,9 @@ static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
     if (r.pn != 0) return -1;
     int u = r.len;
     while (u - 2 >= 1) {
+        int nd = nodrop_disproves(c, pos, u - 2, ply);
+        if (nd < 0) return -2;
+        if (nd) break;
         mid(c, pos, u - 2, DF_FUTILE, INF, INF, ply, &r);
         if (undecided(c, &r)) return -2;
         if (r.pn != 0) break;
@@ -182,7 +223,6 @@ static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
  * hand convention), since a captured piece that vanishes would let plain entries mix
  * the two worlds.
  * 1: *r is the answer (pn 0 = mated within le, dn 0 = not mated); -1: search it. */
-#define PLAIN_FIRST_DEPTH 32
 static int plain_first(DfCtx *c, Position *pos, int le, int ply, int hands_whole, Nd *r) {
     if (le < PLAIN_FIRST_DEPTH || (!hands_whole && c->conv)) return -1;
     int save = c->no_rep;
@@ -234,7 +274,10 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
                 c->gb_le[c->gb_n++] = (int16_t)le;
                 pushed = 1;
             }
-            if (!cyc && plain_first(c, pos, le, ply + 2, giveback, &r) < 0) mid(c, pos, le, DF_FUTILE, INF, INF, ply + 2, &r);
+            int nd = cyc ? 0 : nodrop_disproves(c, pos, le, ply + 2);
+            if (nd) { r.pn = nd > 0 ? INF : 1; r.dn = nd > 0 ? 0 : 1; }  /* (-2: undecided below) */
+            else if (!cyc && plain_first(c, pos, le, ply + 2, giveback, &r) < 0)
+                mid(c, pos, le, DF_FUTILE, INF, INF, ply + 2, &r);
             c->gb_n -= pushed;
             pos->hand[att][k]++;
             if (giveback) pos->hand[att ^ 1][k]--;
@@ -432,13 +475,16 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     if (p.status == DF_DISPROVEN) { out->pn = INF; out->dn = 0; out->flags = p.flags; return; }
     Frame *f = frame(c, ply);
     if (!f) return;
-    int n = is_or ? gen_checks(pos, &f->ml) : gen_evasions(pos, &f->ml);
+    int n = is_or ? gen_checks(pos, &f->ml) : gen_defences(pos, mode, &f->ml);
     uint64_t start_nodes = c->nodes;
     Nd r;
     memset(r.ph, 0, 8);
     if (n == 0) {
         if (is_or) { r.pn = INF; r.dn = 0; r.flags = 0; r.len = NO_LEN; }
-        else { r.pn = 0; r.dn = INF; r.flags = 0; r.len = 0; interpose_correction(c, pos, r.ph); }
+        else {
+            r.pn = 0; r.dn = INF; r.flags = 0; r.len = 0;
+            if (mode != DF_NODROP) interpose_correction(c, pos, r.ph);
+        }
         tt_store(c, key, pos, mode, depth, &r, MOVE_NONE, 1);
         *out = r;
         return;
@@ -573,7 +619,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
             if (f->act[i] == 1)
                 for (int k = PAWN; k <= GOLD; k++)
                     if (f->ph[i][k] > r.ph[k]) r.ph[k] = f->ph[i][k];
-        interpose_correction(c, pos, r.ph);
+        if (mode != DF_NODROP) interpose_correction(c, pos, r.ph);
     }
     uint64_t w = c->nodes - start_nodes + 1;
     tt_store(c, key, pos, mode, depth, &r, bm, w > UINT32_MAX ? UINT32_MAX : (uint32_t)w);
@@ -634,6 +680,9 @@ DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode) {
 static int exact_or_up(DfCtx *c, Position *pos, int ub, int *lb) {
     for (int d = 1; d < ub; d += 2) {
         Nd r;
+        int nd = nodrop_disproves(c, pos, d, 0);
+        if (nd < 0) return -2;
+        if (nd) { *lb = d + 2; continue; }
         mid(c, pos, d, DF_FUTILE, INF, INF, 0, &r);
         if (undecided(c, &r)) return -2;
         if (r.pn == 0) return r.len;

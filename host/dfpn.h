@@ -23,6 +23,11 @@
  * entries whose disproof never used a drop as the refuting defence (tracked per
  * entry): the futile rule only takes drops away from the defender.
  *
+ * Internally a third rule, the plain rule without the defender's drops, answers
+ * "no mate within d" first in the length search and the futility tests: its
+ * disproofs hold under both rules above, found with hand superiority and no
+ * futility test (dfpn.c, nodrop_disproves).
+ *
  * Repetition: an OR node whose position already lies on the current path (or in the
  * caller's forbidden set) is a failure for the attacker.  Disproofs that depend on
  * such a cut (flag DF_REP) are path-dependent and are never stored in the table;

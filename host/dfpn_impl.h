@@ -13,6 +13,12 @@
 #define CLUSTER 4
 #define SALT_PLAIN 0x9E3779B97F4A7C15ull
 #define SALT_FUTILE 0xC2B2AE3D27D4EB4Full
+#define SALT_NODROP 0x165667B19E3779F9ull
+/* An internal third rule: the plain rule without the defender's drops.  Its
+ * defender is weaker than under either real rule, so its "no mate within d" is a
+ * plain disproof whose refutations are no drops, which both real rules take (see
+ * dfpn.c, nodrop_first).  Its proofs and work numbers stay under their own keys. */
+#define DF_NODROP 2
 
 typedef struct {
     uint64_t pn, dn;

@@ -80,13 +80,14 @@ double df_hashfull(const DfCtx *c) {
 static uint64_t salt_of(const DfCtx *c) { return c->nforbid ? c->salt : 0; }
 uint64_t node_key_(const DfCtx *c, const Position *pos, int mode) {
     if (mode == DF_PLAIN) return pos->board_key ^ SALT_PLAIN ^ salt_of(c);
+    if (mode == DF_NODROP) return pos->board_key ^ SALT_NODROP ^ salt_of(c);
     return pos_key(pos) ^ SALT_FUTILE;
 }
 
 static void hands_of(const DfCtx *c, const Position *pos, int mode, uint8_t ah[8], uint8_t dh[8]) {
     if (mode != DF_FUTILE) {
         memcpy(ah, pos->hand[c->attacker], 8);
-        if (c->conv) memset(dh, 0, 8);
+        if (c->conv || mode == DF_NODROP) memset(dh, 0, 8);  /* (a defender who never drops: its hand is no matter) */
         else memcpy(dh, pos->hand[c->attacker ^ 1], 8);
     } else {
         memset(ah, 0, 8);
@@ -105,7 +106,11 @@ static int hand_ge(const uint8_t *a, const uint8_t *b) {
 /* Plain-rule entries of pos that hold under the futile rule, by hand superiority:
  * proofs within depth, and disproofs of at least depth that are absolute or
  * drop-free (nomate_nd).  (Asking the plain rule first for every futile-rule query,
- * to create such entries, measured 1.5-2x more nodes on the ShogiBoardQ sets.) */
+ * to create such entries, measured 1.5-2x more nodes on the ShogiBoardQ sets.)
+ * "Drop-free" means: no drop refutes within the depth bound; an absolute no-mate
+ * below may need drops (mate or no mate is the same question under every rule).
+ * The no-drop rule (DF_NODROP) borrows the same way: its disproofs are then trees
+ * of the same kind, which is all that its users and readers assume. */
 static void borrow_plain(const DfCtx *c, const Position *pos, int depth, Probe *p, int *nomate) {
     uint8_t ah[8], dh[8];
     uint64_t key = node_key(pos, DF_PLAIN);
@@ -169,7 +174,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
      * defender, so lengths are never longer and mate / no mate is the same): a plain
      * proof, an absolute plain no-mate, and a plain "no mate within d" whose disproof
      * tree refutes with no drop (nomate_nd). */
-    if (p->len == NO_LEN && mode == DF_FUTILE) {
+    if (p->len == NO_LEN && mode != DF_PLAIN) {
         borrow_plain(c, pos, depth, p, &nomate);
         nomate_nd = nomate;  /* the drop flag is a plain-rule matter */
     }
@@ -200,12 +205,17 @@ void prefetch_child(const DfCtx *c, const Position *pos, Move m, int mode) {
     pos_keys_after(pos, m, &bk, &hk);
     uint64_t plain = bk ^ SALT_PLAIN ^ salt_of(c);
     if (mode == DF_FUTILE) prefetch_cluster(c, (bk ^ hk) ^ SALT_FUTILE);
+    if (mode == DF_NODROP) prefetch_cluster(c, bk ^ SALT_NODROP ^ salt_of(c));
     prefetch_cluster(c, plain);
 }
 
 void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, const Nd *r,
                      Move best, uint32_t work) {
     if (r->dn == 0 && (r->flags & DF_REP)) return;  /* path-dependent: never cached */
+    if (mode == DF_NODROP && r->dn == 0) {  /* a drop-free plain disproof: kept where all rules look */
+        mode = DF_PLAIN;
+        key = node_key(pos, DF_PLAIN);
+    }
     uint8_t ah[8], dh[8];
     hands_of(c, pos, mode, ah, dh);
     if (r->pn == 0 && mode != DF_FUTILE) memcpy(ah, r->ph, 8);  /* a proof holds for its proof hand */
@@ -263,7 +273,9 @@ FutEntry *fut_slot(DfCtx *c, uint64_t key) {
     return f;
 }
 
-static uint64_t rep_key(const Position *pos, int mode) { return pos_key(pos) ^ (mode ? SALT_FUTILE : SALT_PLAIN); }
+static uint64_t rep_key(const Position *pos, int mode) {
+    return pos_key(pos) ^ (mode == DF_FUTILE ? SALT_FUTILE : mode == DF_NODROP ? SALT_NODROP : SALT_PLAIN);
+}
 
 /* A stored path-bound disproof of pos valid on the current path: 1 and out filled. */
 int rep_lookup(const DfCtx *c, const Position *pos, int mode, int depth, Nd *out) {
