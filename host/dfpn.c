@@ -194,9 +194,21 @@ static int nodrop_disproves(DfCtx *c, Position *pos, int d, int ply) {
     return r.dn == 0;
 }
 
+/* "Mate within d?" under the futile rule for a length search.  Deep bounds run
+ * with the repetition test on, as in df_search: a shortest mate never repeats a
+ * position, so the answer stays exact for this root, and a deep "no" does not
+ * chase the king round cycles to the bound.  Zuko 1's exact 69 (the length
+ * search from 55 up) took 30.6 M nodes this way; without, 30 M nodes reached 55. */
+static void futile_within(DfCtx *c, Position *pos, int d, int ply, Nd *r) {
+    int save = c->no_rep;
+    if (d >= PLAIN_FIRST_DEPTH) c->no_rep = 0;
+    mid(c, pos, d, DF_FUTILE, INF, INF, ply, r);
+    c->no_rep = save;
+}
+
 static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
     Nd r;
-    mid(c, pos, ub, DF_FUTILE, INF, INF, ply, &r);
+    futile_within(c, pos, ub, ply, &r);
     if (undecided(c, &r)) return -2;
     if (r.pn != 0) return -1;
     int u = r.len;
@@ -204,7 +216,7 @@ static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
         int nd = nodrop_disproves(c, pos, u - 2, ply);
         if (nd < 0) return -2;
         if (nd) break;
-        mid(c, pos, u - 2, DF_FUTILE, INF, INF, ply, &r);
+        futile_within(c, pos, u - 2, ply, &r);
         if (undecided(c, &r)) return -2;
         if (r.pn != 0) break;
         if (r.len >= u) break;  /* cannot happen: a proof within u-2 is shorter */
@@ -277,7 +289,7 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
             int nd = cyc ? 0 : nodrop_disproves(c, pos, le, ply + 2);
             if (nd) { r.pn = nd > 0 ? INF : 1; r.dn = nd > 0 ? 0 : 1; }  /* (-2: undecided below) */
             else if (!cyc && plain_first(c, pos, le, ply + 2, giveback, &r) < 0)
-                mid(c, pos, le, DF_FUTILE, INF, INF, ply + 2, &r);
+                futile_within(c, pos, le, ply + 2, &r);
             c->gb_n -= pushed;
             pos->hand[att][k]++;
             if (giveback) pos->hand[att ^ 1][k]--;
@@ -683,7 +695,7 @@ static int exact_or_up(DfCtx *c, Position *pos, int ub, int *lb) {
         int nd = nodrop_disproves(c, pos, d, 0);
         if (nd < 0) return -2;
         if (nd) { *lb = d + 2; continue; }
-        mid(c, pos, d, DF_FUTILE, INF, INF, 0, &r);
+        futile_within(c, pos, d, 0, &r);
         if (undecided(c, &r)) return -2;
         if (r.pn == 0) return r.len;
         *lb = d + 2;
