@@ -13,7 +13,8 @@
 # has a reduced run).  TSUMEGEN=path picks the binary (default bin/tsumegen),
 # DEVICE the screening device (default auto, as `compose --device`).  The
 # Table 2 runs are the paper's methods (REPAIR=0: no cook removal; REPAIR=8 runs
-# them with it); the BIGPOP run is tsumegen's composer as it ships (BIGREPAIR=8,
+# them with it; EXTEND=0: no backward extension, EXTEND=3 is compose's default);
+# the BIGPOP run is tsumegen's composer as it ships (BIGREPAIR=8, BIGEXTEND=3,
 # cook removal on).
 # Finished runs (summary.json with every generation, same pop/gens/nodes) are kept,
 # so a rerun continues where an interrupted one stopped.
@@ -22,7 +23,7 @@ cd "$(dirname "$0")/.."
 out=${1:-out/table2}
 POP=${POP:-200}; GENS=${GENS:-50}; SEEDS=${SEEDS:-"1 2 3"}; NODES=${NODES:-200000}
 BIGPOP=${BIGPOP:-500}; TSUMEGEN=${TSUMEGEN:-bin/tsumegen}; DEVICE=${DEVICE:-auto}
-REPAIR=${REPAIR:-0}; BIGREPAIR=${BIGREPAIR:-8}
+REPAIR=${REPAIR:-0}; BIGREPAIR=${BIGREPAIR:-8}; EXTEND=${EXTEND:-0}; BIGEXTEND=${BIGEXTEND:-3}
 mkdir -p "$out"
 declare -A INIT
 for p in 1 3 5; do
@@ -32,25 +33,25 @@ done
 # compose writes DIR/summary.json itself (also after Ctrl-C, with "interrupted":
 # true); a run counts as done when that file says it ran every generation with
 # the same population and node limit
-done_run() {  # done_run DIR POP REPAIR
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['generations'] == d['gens'] == int(sys.argv[2]) and d['pop'] == int(sys.argv[3]) and d['nodes'] == int(sys.argv[4]) and d.get('repair', 0) in (int(sys.argv[5]), 0 if d['method'] == 'random' else -1) and not d['interrupted'] else 1)" \
-        "$1/summary.json" "$GENS" "$2" "$NODES" "$3" 2>/dev/null
+done_run() {  # done_run DIR POP REPAIR EXTEND
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['generations'] == d['gens'] == int(sys.argv[2]) and d['pop'] == int(sys.argv[3]) and d['nodes'] == int(sys.argv[4]) and d.get('repair', 0) in (int(sys.argv[5]), 0 if d['method'] == 'random' else -1) and d.get('extend', 3) == int(sys.argv[6]) and not d['interrupted'] else 1)" \
+        "$1/summary.json" "$GENS" "$2" "$NODES" "$3" "$4" 2>/dev/null
 }
-run() {  # run DIR METHOD INIT POP SEED REPAIR
+run() {  # run DIR METHOD INIT POP SEED REPAIR EXTEND
     local dir=$1
-    if ! done_run "$dir" "$4" "$6"; then
+    if ! done_run "$dir" "$4" "$6" "$7"; then
         rm -rf "$dir"
         echo "$(date -u +%H:%M:%S) $dir" >&2
         "$TSUMEGEN" compose ga --quiet --method "$2" --init "$3" --pop "$4" --gens "$GENS" --seed "$5" \
-            --nodes "$NODES" --repair "$6" --device "$DEVICE" --out "$dir" > /dev/null
+            --nodes "$NODES" --repair "$6" --extend "$7" --device "$DEVICE" --out "$dir" > /dev/null
     fi
 }
 for p in 1 3 5; do
     for m in random ga ga-archive; do
-        for s in $SEEDS; do run "$out/p$p-$m-s$s" "$m" "${INIT[$p]}" "$POP" "$s" "$REPAIR"; done
+        for s in $SEEDS; do run "$out/p$p-$m-s$s" "$m" "${INIT[$p]}" "$POP" "$s" "$REPAIR" "$EXTEND"; done
     done
 done
-run "$out/p1-ga-archive-pop$BIGPOP" ga-archive "${INIT[1]}" "$BIGPOP" 1 "$BIGREPAIR"
+run "$out/p1-ga-archive-pop$BIGPOP" ga-archive "${INIT[1]}" "$BIGPOP" 1 "$BIGREPAIR" "$BIGEXTEND"
 python3 - "$out" "$SEEDS" "$BIGPOP" "$POP" "$GENS" "$NODES" <<'PY'
 import json, sys
 out, seeds, bigpop, pop, gens, nodes = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
