@@ -17,7 +17,7 @@
 /* An internal third rule: the plain rule without the defender's drops.  Its
  * defender is weaker than under either real rule, so its "no mate within d" is a
  * plain disproof whose refutations are no drops, which both real rules take (see
- * dfpn.c, nodrop_first).  Its proofs and work numbers stay under their own keys. */
+ * dfpn.c, nodrop_disproves).  Its proofs and work numbers stay under their own keys. */
 #define DF_NODROP 2
 
 typedef struct {
