@@ -174,6 +174,20 @@ static int undecided(DfCtx *c, const Nd *r) {
     return c->aborted;
 }
 
+#define PLAIN_FIRST_DEPTH 32
+/* A bounded query from a root (the length search, a futility test, L(E)).  Deep
+ * bounds run with the repetition test on, as in df_search: a shortest mate never
+ * repeats a position, so the answer stays exact for this root, and a deep "no"
+ * does not chase the king round cycles to the bound.  Zuko 1's exact 69 (the
+ * length search from 55 up) took 30.6 M nodes this way; without, 30 M nodes
+ * reached 55. */
+static void mid_rooted(DfCtx *c, Position *pos, int d, int mode, int ply, Nd *r) {
+    int save = c->no_rep;
+    if (d >= PLAIN_FIRST_DEPTH) c->no_rep = 0;
+    mid(c, pos, d, mode, INF, INF, ply, r);
+    c->no_rep = save;
+}
+
 /* "Not mated within d" under the no-drop rule (DF_NODROP) is "not mated within d"
  * under both real rules: its defender only gives up the drops.  That search keeps
  * hand superiority and needs no futility test, and most refutations in a disproof
@@ -183,40 +197,31 @@ static int undecided(DfCtx *c, const Nd *r) {
  * Where the no-drop rule finds a mate the caller searches under its own rule, and
  * finds the drop-free disproofs of the subtrees in the table (borrow_plain).
  * 1: disproven, 0: not, -2: a limit. */
-#define PLAIN_FIRST_DEPTH 32
 static int nodrop_disproves(DfCtx *c, Position *pos, int d, int ply) {
     if (c->nforbid) return 0;  /* forbidden sets belong to plain-rule queries only */
     Nd r;
-    int save = c->no_rep;
-    if (d >= PLAIN_FIRST_DEPTH) c->no_rep = 0;  /* deep: as plain_first, no chase round cycles */
-    mid(c, pos, d, DF_NODROP, INF, INF, ply, &r);
-    c->no_rep = save;
+    mid_rooted(c, pos, d, DF_NODROP, ply, &r);
     if (undecided(c, &r)) return -2;
     return r.dn == 0;
 }
 
-/* "Mate within d?" under the futile rule for a length search.  Deep bounds run
- * with the repetition test on, as in df_search: a shortest mate never repeats a
- * position, so the answer stays exact for this root, and a deep "no" does not
- * chase the king round cycles to the bound.  Zuko 1's exact 69 (the length
- * search from 55 up) took 30.6 M nodes this way; without, 30 M nodes reached 55. */
+/* "Mate within d?" under the futile rule, the no-drop rule asked first.  *r as
+ * from mid: a disproof (pn INF, dn 0) when the no-drop rule found one. */
 static void futile_within(DfCtx *c, Position *pos, int d, int ply, Nd *r) {
-    int save = c->no_rep;
-    if (d >= PLAIN_FIRST_DEPTH) c->no_rep = 0;
-    mid(c, pos, d, DF_FUTILE, INF, INF, ply, r);
-    c->no_rep = save;
+    int nd = nodrop_disproves(c, pos, d, ply);
+    if (nd == 0) { mid_rooted(c, pos, d, DF_FUTILE, ply, r); return; }
+    r->pn = nd > 0 ? INF : 1;  /* (-2: a limit, which undecided() reports) */
+    r->dn = nd > 0 ? 0 : 1;
+    r->flags = DF_DEPTH;
 }
 
 static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
     Nd r;
-    futile_within(c, pos, ub, ply, &r);
+    mid_rooted(c, pos, ub, DF_FUTILE, ply, &r);
     if (undecided(c, &r)) return -2;
     if (r.pn != 0) return -1;
     int u = r.len;
     while (u - 2 >= 1) {
-        int nd = nodrop_disproves(c, pos, u - 2, ply);
-        if (nd < 0) return -2;
-        if (nd) break;
         futile_within(c, pos, u - 2, ply, &r);
         if (undecided(c, &r)) return -2;
         if (r.pn != 0) break;
@@ -238,10 +243,7 @@ static int exact_or_at(DfCtx *c, Position *pos, int ub, int ply) {
  * 1: *r is the answer (pn 0 = mated within le, dn 0 = not mated); -1: search it. */
 static int plain_first(DfCtx *c, Position *pos, int le, int ply, int hands_whole, Nd *r) {
     if (le < PLAIN_FIRST_DEPTH || (!hands_whole && c->conv)) return -1;
-    int save = c->no_rep;
-    c->no_rep = 0;
-    mid(c, pos, DF_MAX_DEPTH, DF_PLAIN, INF, INF, ply, r);
-    c->no_rep = save;
+    mid_rooted(c, pos, DF_MAX_DEPTH, DF_PLAIN, ply, r);
     if (c->aborted) return 1;
     if (r->pn == 0 && r->len <= le) return 1;
     if (r->dn == 0 && !(r->flags & DF_DEPTH)) return 1;  /* (DF_REP alone: exact for this root) */
@@ -290,7 +292,7 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
             int nd = cyc ? 0 : nodrop_disproves(c, pos, le, ply + 2);
             if (nd) { r.pn = nd > 0 ? INF : 1; r.dn = nd > 0 ? 0 : 1; }  /* (-2: undecided below) */
             else if (!cyc && plain_first(c, pos, le, ply + 2, giveback, &r) < 0)
-                futile_within(c, pos, le, ply + 2, &r);
+                mid_rooted(c, pos, le, DF_FUTILE, ply + 2, &r);
             c->gb_n -= pushed;
             pos->hand[att][k]++;
             if (giveback) pos->hand[att ^ 1][k]--;
@@ -693,9 +695,6 @@ DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode) {
 static int exact_or_up(DfCtx *c, Position *pos, int ub, int *lb) {
     for (int d = 1; d < ub; d += 2) {
         Nd r;
-        int nd = nodrop_disproves(c, pos, d, 0);
-        if (nd < 0) return -2;
-        if (nd) { *lb = d + 2; continue; }
         futile_within(c, pos, d, 0, &r);
         if (undecided(c, &r)) return -2;
         if (r.pn == 0) return r.len;
