@@ -39,10 +39,13 @@ build/gen/embed_cl: tools/embed_cl.c
 build/gen/screen_src.inc: build/gen/embed_cl kernels/screen.cl $(wildcard core/*.c core/*.h) build/gen/tables.inc
 	build/gen/embed_cl SCREEN_CL_SRC kernels/screen.cl core build/gen > $@.tmp && mv $@.tmp $@
 
+build/gen/screen_gen_src.inc: build/gen/embed_cl kernels/screen_gen.cl $(wildcard core/*.c core/*.h) build/gen/tables.inc
+	build/gen/embed_cl SCREEN_GEN_CL_SRC kernels/screen_gen.cl core build/gen > $@.tmp && mv $@.tmp $@
+
 build/gen/points_default.inc: build/gen/embed_cl data/points_default.txt
 	build/gen/embed_cl POINTS_DEFAULT_TXT data/points_default.txt > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/host/ocl.o: build/gen/screen_src.inc
+$(BUILD)/host/ocl.o: build/gen/screen_src.inc build/gen/screen_gen_src.inc
 $(BUILD)/host/screen.o: build/gen/points_default.inc
 
 $(BUILD)/%.o: %.c build/gen/tables.inc $(wildcard core/*.h host/*.h)

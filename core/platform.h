@@ -16,7 +16,16 @@ typedef uint uint32_t;
 typedef int int32_t;
 typedef ulong uint64_t;
 typedef long int64_t;
-#define TG_CONST __constant          /* read-only tables */
+/* Read-only tables live in constant memory, which serves one address per cycle:
+ * lookups indexed by each work-item's own square serialise on GPUs.  With
+ * program-scope global variables (OpenCL C 2.0, or 3.0 with that feature) the
+ * host may build with -DTG_TABLES_GLOBAL to put them in global memory, read
+ * through the cache like any buffer. */
+#ifdef TG_TABLES_GLOBAL
+#define TG_CONST __global const
+#else
+#define TG_CONST __constant
+#endif
 #define TG_INLINE static inline
 #define TG_ASSERT(x) ((void)0)
 static inline int popcount64(uint64_t x) { return (int)popcount(x); }

@@ -532,30 +532,32 @@ void sc_weights_finish(int32_t *w) {
 
 /* ---- everything -------------------------------------------------------- */
 
-void sc_screen(const ScBoard *b, ScResult *r, TG_GLOBAL const int32_t *w, int flags) {
-    Position pos;
+int sc_screen_setup(const ScBoard *b, Position *pos, ScResult *r, int flags) {
     r->reason = 0; r->mate3 = 0; r->flags = 0;
     r->checks = 0; r->n_mate1 = 0; r->points = 0; r->n_futile = 0;
     for (int i = 0; i < SC_MATE1_SLOTS; i++) r->mate1[i] = 0;
     for (int i = 0; i < SC_FUTILE_SLOTS; i++) r->futile[i] = 0;
     /* what was asked for is flagged even for an illegal board (mate3 = 0 then) */
     r->flags = (uint8_t)(((flags & SC_DO_MATE3) ? SC_FLAG_MATE3 : 0) | ((flags & SC_DO_FUTILE) ? SC_FLAG_FUTILE : 0));
-    r->reason = (uint8_t)sc_setup(b, &pos, flags & SC_STRICT_HANDS);
-    if (r->reason != SC_OK) return;
+    r->reason = (uint8_t)sc_setup(b, pos, flags & SC_STRICT_HANDS);
+    return r->reason;
+}
+
+void sc_screen_legal(Position *pos, ScResult *r, TG_GLOBAL const int32_t *w, int flags) {
     CheckInfo ci;
     ScCheckIter it;
     Move m;
     int checks = 0, nm = 0, nf = 0;
-    checkinfo_init(&pos, &ci);
-    sc_checks_init(&pos, &ci, &it);
-    Bitboard free = sc_free_escapes(&pos);
-    while ((m = sc_checks_next(&pos, &ci, &it)) != MOVE_NONE) {
+    checkinfo_init(pos, &ci);
+    sc_checks_init(pos, &ci, &it);
+    Bitboard free = sc_free_escapes(pos);
+    while ((m = sc_checks_next(pos, &ci, &it)) != MOVE_NONE) {
         checks++;
-        if (sc_escape_survives(&pos, m, free)) continue;  /* the king steps away: not mate */
-        int cap = sc_do(&pos, m);
-        int kind = sc_evasion_kind(&pos);
-        int futile = kind == 2 && (flags & SC_DO_FUTILE) && sc_futile_mate(&pos);
-        sc_undo(&pos, m, cap);
+        if (sc_escape_survives(pos, m, free)) continue;  /* the king steps away: not mate */
+        int cap = sc_do(pos, m);
+        int kind = sc_evasion_kind(pos);
+        int futile = kind == 2 && (flags & SC_DO_FUTILE) && sc_futile_mate(pos);
+        sc_undo(pos, m, cap);
         if (!kind) {
             if (nm < SC_MATE1_SLOTS) r->mate1[nm] = (uint16_t)m;
             nm++;
@@ -567,8 +569,13 @@ void sc_screen(const ScBoard *b, ScResult *r, TG_GLOBAL const int32_t *w, int fl
     r->checks = (uint16_t)checks;
     r->n_mate1 = (uint16_t)nm;
     r->n_futile = (uint8_t)(nf > 255 ? 255 : nf);
-    if (w) r->points = sc_points(&pos, w);
+    if (w) r->points = sc_points(pos, w);
     if (flags & SC_DO_MATE3) {
-        r->mate3 = (uint8_t)(nm > 0 || sc_mate3(&pos));
+        r->mate3 = (uint8_t)(nm > 0 || sc_mate3(pos));
     }
+}
+
+void sc_screen(const ScBoard *b, ScResult *r, TG_GLOBAL const int32_t *w, int flags) {
+    Position pos;
+    if (sc_screen_setup(b, &pos, r, flags) == SC_OK) sc_screen_legal(&pos, r, w, flags);
 }

@@ -122,6 +122,11 @@ int32_t sc_points(const Position *pos, TG_GLOBAL const int32_t *w);
 void sc_weights_finish(int32_t *w);
 /* Everything for one board; w may be 0 (points = 0). */
 void sc_screen(const ScBoard *b, ScResult *r, TG_GLOBAL const int32_t *w, int flags);
+/* sc_screen in two halves, for callers that sort boards by legality first (a
+ * GPU warp then runs legal boards together): sc_screen_setup fills r as far as
+ * legality and returns r->reason; for SC_OK, sc_screen_legal completes r. */
+int sc_screen_setup(const ScBoard *b, Position *pos, ScResult *r, int flags);
+void sc_screen_legal(Position *pos, ScResult *r, TG_GLOBAL const int32_t *w, int flags);
 
 /* Iterator over the legal checks of the side to move, in gen_checks order.
  * The position may be changed between calls only if restored exactly. */

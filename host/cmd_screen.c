@@ -3,12 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 #include "cli.h"
 #include "ocl.h"
 #include "screen.h"
+#include "sfen.h"
 #include "util.h"
 
 const char USAGE_SCREEN[] =
@@ -42,7 +44,17 @@ const char USAGE_SCREEN[] =
     "  for pocl 3 and POCL_CPU_MAX_CU_COUNT for pocl 4+).\n"
     "--verify N: screens N random tsume-like boards on the device and with the one-thread\n"
     "  CPU reference and counts results that differ in any bit (a second pass with mate3\n"
-    "  and futile_mate1 on every K-th board, default 1); last line 'verify: N boards, M mismatches'.\n";
+    "  and futile_mate1 on every K-th board, default 1); last line 'verify: N boards, M mismatches'.\n"
+    "       tsumegen screen --generate N [--seed S] [--start K] [--min-points P] [--unique-mate1]\n"
+    "                       [--max-kept M] [--device D] ...\n"
+    "--generate N: candidates made where they are screened (no input): boards K .. K+N-1 of the\n"
+    "  stream S (default S 1, K 0), each made from (S, index) alone by core/gen.c (tsume-like: a\n"
+    "  defender king, 1-8 pieces near it, 0-5 attacker pieces in hand), screened on the device\n"
+    "  (validity, checks, mate1, points; nothing but counters and indices crosses the bus),\n"
+    "  and kept when legal, with points >= P (default: any) and a check, or with exactly one\n"
+    "  mate-in-1 (--unique-mate1).  Prints one JSON line per kept board, in index order:\n"
+    "  {\"index\":i,\"sfen\":..., then the fields above}, at most M lines (default 100000);\n"
+    "  a summary on stderr.  The same S and index give the same board on every device.\n";
 
 const char USAGE_DEVICES[] =
     "usage: tsumegen devices\n"
@@ -59,7 +71,10 @@ int cmd_devices(int argc, char **argv) {
 typedef struct {
     const char *device, *points;
     int threads, flags, verbose;
-    long batch, verify, mate3_every;
+    long batch, verify, mate3_every, gen_boards, generate, max_kept;
+    long long start;
+    int local_sweep, gen_only, unique_mate1;
+    int32_t min_points;
     unsigned long long seed;
 } ScreenArgs;
 
@@ -77,6 +92,8 @@ static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs 
     a->flags = SC_DO_MATE3 | SC_DO_FUTILE;
     a->mate3_every = 1;
     a->seed = 1;
+    a->min_points = INT32_MIN;
+    a->max_kept = 100000;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long x;
@@ -90,6 +107,25 @@ static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs 
         }
         else if (!strcmp(s, "--batch")) { if (parse_long(cmd, s, v, 1, 1 << 22, &a->batch)) return EXIT_USAGE; i++; }
         else if (!strcmp(s, "--verify") || !strcmp(s, "--boards")) { if (parse_long(cmd, s, v, 1, 100000000, &a->verify)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--gen-boards")) { if (parse_long(cmd, s, v, 1, 2000000000L, &a->gen_boards)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--generate")) { if (parse_long(cmd, s, v, 1, 4000000000000L, &a->generate)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--start")) {
+            long st;
+            if (parse_long(cmd, s, v, 0, 0x7fffffffffffL, &st)) return EXIT_USAGE;
+            a->start = st;
+            i++;
+        }
+        else if (!strcmp(s, "--max-kept")) { if (parse_long(cmd, s, v, 1, 100000000L, &a->max_kept)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--min-points")) {
+            char *end;
+            double p = v ? strtod(v, &end) : 0;
+            if (!v || *end || end == v || p < -1e6 || p > 1e6) return cli_error(cmd, "--min-points needs a number of points (e.g. 2.5)");
+            a->min_points = (int32_t)(p * 1000 + (p < 0 ? -0.5 : 0.5));
+            i++;
+        }
+        else if (!strcmp(s, "--unique-mate1")) a->unique_mate1 = 1;
+        else if (!strcmp(s, "--local-sweep")) a->local_sweep = 1;
+        else if (!strcmp(s, "--gen-only")) a->gen_only = 1;
         else if (!strcmp(s, "--mate3-every")) { if (parse_long(cmd, s, v, 1, 1000000, &a->mate3_every)) return EXIT_USAGE; i++; }
         else if (!strcmp(s, "--seed")) { if (parse_long(cmd, s, v, 0, 0x7fffffffL, &x)) return EXIT_USAGE; a->seed = (unsigned long long)x; i++; }
         else if (!strcmp(s, "--no-mate3")) a->flags &= ~SC_DO_MATE3;
@@ -105,7 +141,7 @@ static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs 
  * unless the user asked for omp).  *fatal is set when an explicit device failed. */
 static OclScreen *open_device(const char *cmd, const ScreenArgs *a, const int32_t *w, size_t batch, int *fatal) {
     return ocl_screen_open_cmd(cmd, a->device, w, batch, a->threads,
-                               OCL_SAY_FALLBACK | (a->verbose ? OCL_SAY_DEVICE : 0), fatal);
+                               OCL_SAY_FALLBACK | (a->verbose ? OCL_SAY_DEVICE : 0) | (a->gen_only ? OCL_GEN_ONLY : 0), fatal);
 }
 
 static int run_verify(const ScreenArgs *a, const int32_t *w) {
@@ -159,6 +195,74 @@ static int run_verify(const ScreenArgs *a, const int32_t *w) {
     return mism ? EXIT_FAIL : EXIT_OK;
 }
 
+/* --generate: a stream of candidates made and screened on the device (core/gen.h),
+ * in blocks so a terminal shows progress; the kept boards are made again on the
+ * CPU and printed with the full screen (a.flags) and their SFEN. */
+static int run_generate(const ScreenArgs *a, const int32_t *w) {
+    int fatal;
+    ScreenArgs ga = *a;
+    ga.gen_only = 1;
+    OclScreen *s = open_device("screen", &ga, w, 0, &fatal);
+    if (fatal) return EXIT_USAGE;
+    size_t cap = (size_t)a->max_kept, nk = 0;
+    uint64_t *kept = malloc(cap * sizeof *kept);
+    ScGenStats tot = {0, 0, 0, 0};
+    const uint64_t block = (uint64_t)1 << 26;
+    uint64_t n = (uint64_t)a->generate;
+    int progress = isatty(2) && n > block;
+    double t0 = util_now();
+    for (uint64_t done = 0; done < n;) {
+        ScGenJob job = {a->seed, (uint64_t)a->start + done, (size_t)(n - done < block ? n - done : block), 0,
+                        a->unique_mate1 ? SC_KEEP_UNIQUE_MATE1 : SC_KEEP_CHECK, a->min_points};
+        ScGenStats st;
+        if (s) {
+            if (ocl_screen_gen(s, &job, 0, NULL, kept + nk, cap - nk, &st)) {
+                int rc = cli_error("screen", "%s", ocl_screen_error(s));
+                ocl_screen_close(s);
+                free(kept);
+                return rc;
+            }
+        } else {
+            screen_gen_cpu(&job, w, a->threads, NULL, kept + nk, cap - nk, &st);
+        }
+        nk += st.kept < cap - nk ? st.kept : cap - nk;
+        tot.boards += st.boards; tot.legal += st.legal; tot.mate1 += st.mate1; tot.kept += st.kept;
+        done += job.n;
+        if (progress)
+            fprintf(stderr, "\rscreen: %llu/%llu boards, %llu kept", (unsigned long long)done, (unsigned long long)n,
+                    (unsigned long long)tot.kept);
+    }
+    double dt = util_now() - t0;
+    if (progress) fputc('\n', stderr);
+    char sfen[SFEN_MAX];
+    for (size_t i = 0; i < nk; i++) {
+        ScBoard b;
+        ScResult r;
+        Position pos;
+        sc_gen_board(a->seed, kept[i], &b);
+        sc_screen(&b, &r, w, a->flags);
+        sc_setup(&b, &pos, a->flags & SC_STRICT_HANDS);
+        sfen_format(&pos, sfen, sizeof sfen);
+        printf("{\"index\":%llu,\"sfen\":\"%s\",", (unsigned long long)kept[i], sfen);
+        /* the screen fields, as `screen` prints them, without their opening brace */
+        char *line = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&line, &len);
+        screen_print_json(m, &b, &r, a->flags);
+        fclose(m);
+        fputs(line + 1, stdout);
+        free(line);
+    }
+    fflush(stdout);
+    fprintf(stderr, "screen: generated %llu boards (seed %llu, from %lld) on %s in %.2f s: %llu legal, %llu with mate-in-1, "
+            "%llu kept%s\n", (unsigned long long)tot.boards, (unsigned long long)a->seed, a->start,
+            s ? ocl_screen_device(s) : "OpenMP", dt, (unsigned long long)tot.legal, (unsigned long long)tot.mate1,
+            (unsigned long long)tot.kept, tot.kept > nk ? " (only the first --max-kept printed)" : "");
+    ocl_screen_close(s);
+    free(kept);
+    return EXIT_OK;
+}
+
 static void print_batch(const ScBoard *b, ScResult *r, const unsigned char *bad, size_t n, int flags) {
     for (size_t i = 0; i < n; i++) {
         if (bad[i]) {
@@ -180,6 +284,7 @@ int cmd_screen(int argc, char **argv) {
     if (a.threads) omp_set_num_threads(a.threads);
 #endif
     if (a.verify) { int rc = run_verify(&a, w); free(w); return rc; }
+    if (a.generate) { int rc = run_generate(&a, w); free(w); return rc; }
     size_t batch = a.batch ? (size_t)a.batch : 16384;
     int fatal;
     OclScreen *s = open_device("screen", &a, w, batch, &fatal);
@@ -247,6 +352,89 @@ static int cmp_double(const void *x, const void *y) {
     return a < b ? -1 : a > b;
 }
 
+/* Median seconds of `repeat` timed runs after one warm-up; -1 on a device error. */
+static double time_gen(OclScreen *s, const ScGenJob *job, const int32_t *w, int threads, size_t local,
+                       uint32_t *digest, ScGenStats *st) {
+    enum { REPEAT = 3 };
+    double t[REPEAT];
+    for (int k = 0; k <= REPEAT; k++) {
+        double t0 = util_now();
+        if (s) {
+            if (ocl_screen_gen(s, job, local, digest, NULL, 0, st)) return -1;
+        } else {
+            screen_gen_cpu(job, w, threads, digest, NULL, 0, st);
+        }
+        if (k) t[k - 1] = util_now() - t0;
+    }
+    qsort(t, REPEAT, sizeof t[0], cmp_double);
+    return t[REPEAT / 2];
+}
+
+/* Candidates generated where they are screened (core/gen.h): nothing crosses
+ * the bus but 4-byte digests (the "digests" column, used to check every board
+ * of the CPU runs bit for bit) or nothing but counters (the "kept" column, what
+ * a composer streaming candidates needs).  The device runs gen_n boards, the CPU
+ * paths n (the first n of the same stream). */
+static int bench_gen(const ScreenArgs *a, OclScreen *s, const int32_t *w, size_t n, int nt) {
+    size_t gn = s ? (a->gen_boards ? (size_t)a->gen_boards : 16 * n) : n;
+    uint32_t *d[3];
+    for (int i = 0; i < 3; i++) d[i] = malloc((i == 2 ? gn : n) * sizeof(uint32_t));
+    printf("generated on the device: boards made from (seed, index) where they are screened; CPU paths %zu boards, "
+           "device %zu\n", n, gn);
+    static const char *const MODE[2] = {"gen+validity+mate1+pts", "gen + mate3"};
+    static const int MODE_FLAGS[2] = {0, SC_DO_MATE3};
+    int status = 0;
+    for (int mode = 0; mode < 2; mode++) {
+        size_t m = mode ? n / 10 : n, gm = mode ? gn / 10 : gn;
+        ScGenJob job = {a->seed, 0, m, MODE_FLAGS[mode], SC_KEEP_CHECK, 0};
+        ScGenStats st[3];
+        double t1 = time_gen(NULL, &job, w, 1, 0, d[0], &st[0]);
+        double tb = time_gen(NULL, &job, w, nt, 0, d[1], &st[1]);
+        double tc = 0, tk = 0, ra, rb, rc = 0, rk = 0;
+        size_t mism = 0;
+        if (s) {
+            job.n = gm;
+            tc = time_gen(s, &job, w, 0, 0, d[2], &st[2]);
+            tk = tc < 0 ? -1 : time_gen(s, &job, w, 0, 0, NULL, &st[2]);
+            if (tc < 0 || tk < 0) { fprintf(stderr, "tsumegen bench: %s\n", ocl_screen_error(s)); status = -1; break; }
+            rc = gm / tc;
+            rk = gm / tk;
+        }
+        ra = m / t1;
+        rb = m / tb;
+        int split = s ? ocl_screen_gen_split(s) : 0;
+        double to = 0;
+        if (s) {  /* the other pass structure, for the ratio (same results: the self-test checks both) */
+            ocl_screen_gen_set_split(s, !split);
+            to = time_gen(s, &job, w, 0, 0, NULL, &st[2]);
+            ocl_screen_gen_set_split(s, split);
+        }
+        for (size_t i = 0; i < m; i++) mism += d[0][i] != d[1][i] || (s && d[0][i] != d[2][i]);
+        printf("%-22s (a) %10.0f  (b) %10.0f  (c) %10.0f digests  %10.0f kept boards/s   b/a %.2f  c/b %.2f (kept %.2f)"
+               "   mismatches %zu\n", MODE[mode], ra, rb, rc, rk, rb / ra, rc / rb, rk / rb, mism);
+        printf("%-22s     legal %.3f, with mate-in-1 %.4f, with a check (kept) %.3f\n", "",
+               (double)st[1].legal / m, (double)st[1].mate1 / m, (double)st[1].kept / m);
+        if (s)
+            printf("%-22s     device: %s (the default here) %.0f kept boards/s, %s %.0f (ratio %.2f); program built or"
+                   " loaded in %.2f s\n", "", split ? "two passes" : "one pass", rk, split ? "one pass" : "two passes",
+                   to > 0 ? gm / to : 0, to > 0 ? rk / (gm / to) : 0, ocl_screen_gen_build_seconds(s));
+        if (mism) status = -1;
+        /* work-group sizes, on the device only (no rebuild: the size is a launch parameter) */
+        if (s && !mode && a->local_sweep) {
+            printf("%-22s     kept boards/s by work-group size:", "");
+            static const size_t LOCAL[] = {64, 128, 192, 256, 384};
+            for (int k = 0; k < 5; k++) {
+                double t = time_gen(s, &job, w, 0, LOCAL[k], NULL, &st[2]);
+                if (t < 0) { printf(" %zu: %s", LOCAL[k], ocl_screen_error(s)); continue; }
+                printf("  %zu: %.0f", LOCAL[k], gm / t);
+            }
+            printf("\n");
+        }
+    }
+    for (int i = 0; i < 3; i++) free(d[i]);
+    return status;
+}
+
 int bench_screen(int argc, char **argv) {
     ScreenArgs a;
     if (parse_screen_args("bench", argc, argv, &a)) return EXIT_USAGE;
@@ -272,7 +460,7 @@ int bench_screen(int argc, char **argv) {
     static const char *const MODE[3] = {"validity+mate1+points", "+ mate3", "+ futile_mate1"};
     static const int MODE_FLAGS[3] = {0, SC_DO_MATE3, SC_DO_FUTILE};
     int status = EXIT_OK;
-    for (int mode = 0; mode < 3; mode++) {
+    for (int mode = 0; mode < (a.gen_only ? 0 : 3); mode++) {
         size_t m = mode ? n3 : n;
         int flags = (a.flags & SC_STRICT_HANDS) | MODE_FLAGS[mode];
         double rate[3] = {0, 0, 0}, cpu_rate[3] = {0, 0, 0};
@@ -302,6 +490,7 @@ int bench_screen(int argc, char **argv) {
                cpu_rate[0], cpu_rate[1], cpu_rate[2]);
         if (mism) status = EXIT_FAIL;
     }
+    if (bench_gen(&a, s, w, n, nt)) status = EXIT_FAIL;
 out:
     ocl_screen_close(s);
     for (int i = 0; i < 3; i++) free(r[i]);

@@ -21,6 +21,9 @@ OclScreen *ocl_screen_open(const char *spec, const int32_t *weights, size_t batc
     else snprintf(err, errlen, "built without OpenCL");
     return NULL;
 }
+OclScreen *ocl_gen_open(const char *spec, const int32_t *weights, char *err, size_t errlen) {
+    return ocl_screen_open(spec, weights, 0, err, errlen);
+}
 void ocl_screen_close(OclScreen *s) { (void)s; }
 const char *ocl_screen_device(const OclScreen *s) { (void)s; return "none"; }
 size_t ocl_screen_batch(const OclScreen *s) { (void)s; return 0; }
@@ -34,7 +37,15 @@ int ocl_screen_wait(OclScreen *s, int slot, ScResult *out) { (void)s; (void)slot
 int ocl_screen_run(OclScreen *s, const ScBoard *in, ScResult *out, size_t n, int flags) {
     (void)s; (void)in; (void)out; (void)n; (void)flags; return -1;
 }
+int ocl_screen_gen(OclScreen *s, const ScGenJob *job, size_t local, uint32_t *digest, uint64_t *kept,
+                   size_t max_kept, ScGenStats *st) {
+    (void)s; (void)job; (void)local; (void)digest; (void)kept; (void)max_kept; (void)st; return -1;
+}
+double ocl_screen_gen_build_seconds(const OclScreen *s) { (void)s; return 0; }
+void ocl_screen_gen_set_split(OclScreen *s, int split) { (void)s; (void)split; }
+int ocl_screen_gen_split(const OclScreen *s) { (void)s; return 0; }
 const char *ocl_screen_error(const OclScreen *s) { (void)s; return "built without OpenCL"; }
+const char *ocl_screen_options(const OclScreen *s) { (void)s; return ""; }
 
 #else
 
@@ -45,6 +56,7 @@ const char *ocl_screen_error(const OclScreen *s) { (void)s; return "built withou
 #include <CL/cl.h>
 #include "screen.h"
 #include "screen_src.inc"  /* SCREEN_CL_SRC: kernels/screen.cl with core/ inlined */
+#include "screen_gen_src.inc"  /* SCREEN_GEN_CL_SRC: kernels/screen_gen.cl likewise */
 #include "util.h"
 
 static const char *cl_errname(cl_int e) {
@@ -97,6 +109,18 @@ struct OclScreen {
     unsigned long long priv_mem;  /* CL_KERNEL_PRIVATE_MEM_SIZE, bytes per work-item */
     double build_s;
     int cache_hit;
+    char opts[256];               /* build options of the screen program */
+    char opts_fallback[256];      /* options to retry with when opts fail to build, or "" */
+    int32_t *weights;             /* host copy, for the generated streams' self-test */
+    /* generated streams: one program per sc_screen flag set, made on first use;
+     * per slot a digest buffer of GEN_CHUNK boards, counters and kept indices */
+    cl_program gen_prog[8];
+    cl_kernel gen_kern[8], gen_split_k[8], gen_legal_k[8];
+    size_t gen_local[8];
+    int gen_split;                /* two passes (legal boards listed first); see screen_gen.cl */
+    cl_mem gen_digest[2], gen_stats[2], gen_kept[2], gen_legal[2];
+    size_t gen_kept_cap;
+    double gen_build_s;
     char err[1024];
 };
 
@@ -246,10 +270,10 @@ static void save_cached(cl_program prog, const char *path) {
     free(bin);
 }
 
-static cl_program build_program(OclScreen *s, const char *opts) {
+static cl_program build_program(OclScreen *s, const char *src, size_t srclen, const char *opts) {
     cl_int st;
     uint64_t key = 0xcbf29ce484222325ull;
-    key = fnv(key, SCREEN_CL_SRC, sizeof SCREEN_CL_SRC);
+    key = fnv(key, src, srclen);
     key = fnv(key, opts, strlen(opts) + 1);
     key = fnv(key, s->dev.name, strlen(s->dev.name) + 1);
     key = fnv(key, s->dev.version, strlen(s->dev.version) + 1);
@@ -263,7 +287,6 @@ static cl_program build_program(OclScreen *s, const char *opts) {
         s->build_s = util_now() - t0;
         return prog;
     }
-    const char *src = SCREEN_CL_SRC;
     prog = clCreateProgramWithSource(s->ctx, 1, &src, NULL, &st);
     if (st != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "clCreateProgramWithSource: %s", cl_errname(st)); return NULL; }
     st = clBuildProgram(prog, 1, &s->dev.device, opts, NULL, NULL);
@@ -282,6 +305,19 @@ static cl_program build_program(OclScreen *s, const char *opts) {
     return prog;
 }
 
+/* build_program with s->opts + suffix; when that fails and s has fallback
+ * options (tables in constant memory), those replace s->opts for good. */
+static cl_program build_auto(OclScreen *s, const char *src, size_t srclen, const char *suffix) {
+    char opts[400];
+    snprintf(opts, sizeof opts, "%s%s", s->opts, suffix);
+    cl_program p = build_program(s, src, srclen, opts);
+    if (p || !s->opts_fallback[0]) return p;
+    snprintf(s->opts, sizeof s->opts, "%s", s->opts_fallback);
+    s->opts_fallback[0] = 0;
+    snprintf(opts, sizeof opts, "%s%s", s->opts, suffix);
+    return build_program(s, src, srclen, opts);
+}
+
 /* ---- open / close ------------------------------------------------------ */
 
 #define CHK(call, what)                                                            \
@@ -292,7 +328,17 @@ static cl_program build_program(OclScreen *s, const char *opts) {
 
 static int self_test(OclScreen *s, const int32_t *weights);
 
+static OclScreen *open_device(const char *spec, const int32_t *weights, size_t batch, int with_screen, char *err,
+                              size_t errlen);
 OclScreen *ocl_screen_open(const char *spec, const int32_t *weights, size_t batch, char *err, size_t errlen) {
+    return open_device(spec, weights, batch, 1, err, errlen);
+}
+OclScreen *ocl_gen_open(const char *spec, const int32_t *weights, char *err, size_t errlen) {
+    return open_device(spec, weights, 0, 0, err, errlen);
+}
+
+static OclScreen *open_device(const char *spec, const int32_t *weights, size_t batch, int with_screen, char *err,
+                              size_t errlen) {
     DevInfo d[MAX_DEVS];
     cl_int st;
     if (!spec) spec = getenv("TSUMEGEN_DEVICE");
@@ -315,14 +361,33 @@ OclScreen *ocl_screen_open(const char *spec, const int32_t *weights, size_t batc
         s->out[i] = clCreateBuffer(s->ctx, CL_MEM_WRITE_ONLY, s->batch * sizeof(ScResult), NULL, &st);
         CHK(st, "clCreateBuffer(results)");
     }
+    s->weights = malloc(SC_W_NB * sizeof(int32_t));
+    memcpy(s->weights, weights, SC_W_NB * sizeof(int32_t));
     s->w = clCreateBuffer(s->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, SC_W_NB * sizeof(int32_t), (void *)weights, &st);
     CHK(st, "clCreateBuffer(weights)");
     {
-        char opts[256];
-        snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DTG_DEVICE_GPU=%d -DTG_DEVICE_CPU=%d -DSC_ABI=%d",
+        const char *extra = getenv("TSUMEGEN_CL_OPTIONS");
+        int std_given = extra && strstr(extra, "-cl-std=");
+        /* GPUs of OpenCL 2.0 or later first get the tables in global memory (twice
+         * the boards/s of constant memory on an H100, benchmarks/RESULTS.md); a
+         * device whose compiler refuses program-scope global variables falls
+         * back to OpenCL C 1.2 once (build_auto) */
+        const char *std = "-cl-std=CL1.2 ";
+        if (!std_given && (s->dev.type & CL_DEVICE_TYPE_GPU)) {
+            if (!strncmp(s->dev.version, "OpenCL 3", 8)) std = "-cl-std=CL3.0 -DTG_TABLES_GLOBAL ";
+            else if (!strncmp(s->dev.version, "OpenCL 2", 8)) std = "-cl-std=CL2.0 -DTG_TABLES_GLOBAL ";
+        }
+        snprintf(s->opts, sizeof s->opts, "%s-DTG_DEVICE_GPU=%d -DTG_DEVICE_CPU=%d -DSC_ABI=%d%s%.120s",
+                 std_given ? "" : std,
                  (s->dev.type & CL_DEVICE_TYPE_GPU) != 0, (s->dev.type & CL_DEVICE_TYPE_CPU) != 0,
-                 (int)(sizeof(ScBoard) * 1000 + sizeof(ScResult)));
-        s->prog = build_program(s, opts);
+                 (int)(sizeof(ScBoard) * 1000 + sizeof(ScResult)), extra && *extra ? " " : "", extra ? extra : "");
+        if (strstr(s->opts, "-DTG_TABLES_GLOBAL") && !std_given)
+            snprintf(s->opts_fallback, sizeof s->opts_fallback, "-cl-std=CL1.2 %s", strstr(s->opts, "-DTG_DEVICE_GPU"));
+        /* two passes on GPUs, where a warp waits for its slowest lane; one on CPUs */
+        const char *sp = getenv("TSUMEGEN_GEN_SPLIT");
+        s->gen_split = sp && *sp ? atoi(sp) != 0 : (s->dev.type & CL_DEVICE_TYPE_GPU) != 0;
+        if (!with_screen) return s;  /* generated streams only: their programs are built on use */
+        s->prog = build_auto(s, SCREEN_CL_SRC, sizeof SCREEN_CL_SRC, "");
         if (!s->prog) goto bad;
     }
     for (int i = 0; i < 2; i++) {
@@ -358,9 +423,22 @@ void ocl_screen_close(OclScreen *s) {
         if (s->out[i]) clReleaseMemObject(s->out[i]);
         if (s->q[i]) clReleaseCommandQueue(s->q[i]);
     }
+    for (int i = 0; i < 8; i++) {
+        if (s->gen_kern[i]) clReleaseKernel(s->gen_kern[i]);
+        if (s->gen_split_k[i]) clReleaseKernel(s->gen_split_k[i]);
+        if (s->gen_legal_k[i]) clReleaseKernel(s->gen_legal_k[i]);
+        if (s->gen_prog[i]) clReleaseProgram(s->gen_prog[i]);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (s->gen_digest[i]) clReleaseMemObject(s->gen_digest[i]);
+        if (s->gen_stats[i]) clReleaseMemObject(s->gen_stats[i]);
+        if (s->gen_kept[i]) clReleaseMemObject(s->gen_kept[i]);
+        if (s->gen_legal[i]) clReleaseMemObject(s->gen_legal[i]);
+    }
     if (s->w) clReleaseMemObject(s->w);
     if (s->prog) clReleaseProgram(s->prog);
     if (s->ctx) clReleaseContext(s->ctx);
+    free(s->weights);
     free(s);
 }
 
@@ -370,11 +448,13 @@ double ocl_screen_build_seconds(const OclScreen *s) { return s->build_s; }
 int ocl_screen_cache_hit(const OclScreen *s) { return s->cache_hit; }
 unsigned long long ocl_screen_private_mem(const OclScreen *s) { return s->priv_mem; }
 const char *ocl_screen_error(const OclScreen *s) { return s->err; }
+const char *ocl_screen_options(const OclScreen *s) { return s->opts; }
 
 /* ---- running ----------------------------------------------------------- */
 
 int ocl_screen_submit(OclScreen *s, int slot, const ScBoard *in, size_t n, int flags) {
     cl_int fl = flags, nn = (cl_int)n;
+    if (!s->prog) return util_fail(s->err, sizeof s->err, "the screen program was not built (device opened for generated streams only)");
     if (n > s->batch) return util_fail(s->err, sizeof s->err, "batch of %zu boards exceeds %zu", n, s->batch);
     s->n[slot] = n;
     if (!n) return 0;
@@ -419,6 +499,185 @@ int ocl_screen_run(OclScreen *s, const ScBoard *in, ScResult *out, size_t n, int
         slot ^= 1;
     }
     return 0;
+}
+
+/* ---- generated streams -------------------------------------------------- */
+
+#define GEN_CHUNK ((size_t)1 << 23)  /* boards per launch: 32 MiB of digests */
+
+double ocl_screen_gen_build_seconds(const OclScreen *s) { return s->gen_build_s; }
+void ocl_screen_gen_set_split(OclScreen *s, int split) { s->gen_split = split != 0; }
+int ocl_screen_gen_split(const OclScreen *s) { return s->gen_split; }
+
+/* The kernel for sc_screen flags f, built on first use. */
+static cl_kernel gen_kernel(OclScreen *s, int f) {
+    cl_int st;
+    if (s->gen_kern[f]) return s->gen_kern[f];
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, " -DSC_GEN_FLAGS=%d", f);
+    double t0 = util_now();
+    s->gen_prog[f] = build_auto(s, SCREEN_GEN_CL_SRC, sizeof SCREEN_GEN_CL_SRC, suffix);
+    s->gen_build_s = util_now() - t0;
+    if (!s->gen_prog[f]) return NULL;
+    s->gen_kern[f] = clCreateKernel(s->gen_prog[f], "screen_gen", &st);
+    if (st != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "clCreateKernel(screen_gen): %s", cl_errname(st)); return NULL; }
+    s->gen_split_k[f] = clCreateKernel(s->gen_prog[f], "screen_gen_split", &st);
+    if (st == CL_SUCCESS) s->gen_legal_k[f] = clCreateKernel(s->gen_prog[f], "screen_gen_legal", &st);
+    if (st != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "clCreateKernel(screen_gen_split/legal): %s", cl_errname(st)); return NULL; }
+    /* default work-group size: 256 on GPUs (the best of 32..256 measured on an
+     * H100, benchmarks/RESULTS.md), 64 elsewhere, within what the kernel allows */
+    size_t wg = 0, want = (s->dev.type & CL_DEVICE_TYPE_GPU) ? 256 : 64;
+    clGetKernelWorkGroupInfo(s->gen_kern[f], s->dev.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    s->gen_local[f] = wg >= want ? want : wg >= 32 ? wg / 32 * 32 : wg ? wg : 1;
+    for (int i = 0; i < 2 && !s->gen_digest[i]; i++) {
+        s->gen_digest[i] = clCreateBuffer(s->ctx, CL_MEM_WRITE_ONLY, GEN_CHUNK * sizeof(cl_uint), NULL, &st);
+        if (st == CL_SUCCESS) s->gen_stats[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, 4 * sizeof(cl_uint), NULL, &st);
+        if (st == CL_SUCCESS) s->gen_legal[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, GEN_CHUNK * sizeof(cl_uint), NULL, &st);
+        if (st != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "clCreateBuffer(gen): %s", cl_errname(st)); return NULL; }
+    }
+    return s->gen_kern[f];
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, uint32_t *digest, uint64_t *kept,
+                   size_t max_kept, ScGenStats *st) {
+    int f = job->flags & 7;
+    cl_kernel k = s->gen_kern[f];
+    static const cl_uint zero[4] = {0, 0, 0, 0};
+    cl_uint cnt[2][4];
+    size_t len[2] = {0, 0}, nk = 0;
+    int busy[2] = {0, 0};
+    memset(st, 0, sizeof *st);
+    size_t cap = kept && max_kept ? max_kept : 1;
+    if (cap > s->gen_kept_cap) {  /* kept buffers sized for what the caller takes */
+        for (int i = 0; i < 2; i++) {
+            cl_int e;
+            if (s->gen_kept[i]) clReleaseMemObject(s->gen_kept[i]);
+            s->gen_kept[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, cap * sizeof(cl_ulong), NULL, &e);
+            if (e != CL_SUCCESS) { s->gen_kept_cap = 0; return util_fail(s->err, sizeof s->err, "clCreateBuffer(kept): %s", cl_errname(e)); }
+        }
+        s->gen_kept_cap = cap;
+    }
+    if (!local) local = s->gen_local[job->flags & 7];
+    cl_ulong seed = job->seed;
+    cl_int keep_mode = job->keep_mode, min_points = job->min_points, want = digest != NULL;
+    size_t next = 0;
+    int slot = 0;
+    /* two slots, each on its own queue: one chunk's digests come back while the
+     * next chunk computes */
+    while (next < job->n || busy[0] || busy[1]) {
+        if (busy[slot]) {
+            CHK(clFinish(s->q[slot]), "clFinish");
+            busy[slot] = 0;
+            size_t got = cnt[slot][2] < cap ? cnt[slot][2] : cap, room = kept ? max_kept - nk : 0;
+            if (got > room) got = room;
+            if (got) CHK(clEnqueueReadBuffer(s->q[slot], s->gen_kept[slot], CL_TRUE, 0, got * sizeof(cl_ulong), kept + nk, 0, NULL, NULL),
+                         "clEnqueueReadBuffer(kept)");
+            nk += got;
+            st->boards += len[slot];
+            st->legal += cnt[slot][0];
+            st->mate1 += cnt[slot][1];
+            st->kept += cnt[slot][2];
+        }
+        if (next < job->n) {
+            size_t m = job->n - next < GEN_CHUNK ? job->n - next : GEN_CHUNK;
+            cl_ulong base = job->base + next;
+            cl_uint nn = (cl_uint)m, mk = (cl_uint)(kept ? (max_kept - nk < cap ? max_kept - nk : cap) : 0);
+            cl_command_queue q = s->q[slot];
+            CHK(clEnqueueWriteBuffer(q, s->gen_stats[slot], CL_FALSE, 0, sizeof zero, zero, 0, NULL, NULL), "clEnqueueWriteBuffer(stats)");
+            size_t global = (m + local - 1) / local * local;
+            if (split) {
+                cl_kernel k1 = s->gen_split_k[f], k2 = s->gen_legal_k[f];
+                CHK(clSetKernelArg(k1, 0, sizeof seed, &seed), "clSetKernelArg(split seed)");
+                CHK(clSetKernelArg(k1, 1, sizeof base, &base), "clSetKernelArg(split base)");
+                CHK(clSetKernelArg(k1, 2, sizeof nn, &nn), "clSetKernelArg(split n)");
+                CHK(clSetKernelArg(k1, 3, sizeof want, &want), "clSetKernelArg(split want_digest)");
+                CHK(clSetKernelArg(k1, 4, sizeof(cl_mem), &s->gen_digest[slot]), "clSetKernelArg(split digest)");
+                CHK(clSetKernelArg(k1, 5, sizeof(cl_mem), &s->gen_stats[slot]), "clSetKernelArg(split stats)");
+                CHK(clSetKernelArg(k1, 6, sizeof(cl_mem), &s->gen_legal[slot]), "clSetKernelArg(split legal)");
+                CHK(clEnqueueNDRangeKernel(q, k1, 1, NULL, &global, &local, 0, NULL, NULL), "clEnqueueNDRangeKernel(screen_gen_split)");
+                CHK(clSetKernelArg(k2, 0, sizeof seed, &seed), "clSetKernelArg(legal seed)");
+                CHK(clSetKernelArg(k2, 1, sizeof base, &base), "clSetKernelArg(legal base)");
+                CHK(clSetKernelArg(k2, 2, sizeof(cl_mem), &s->w), "clSetKernelArg(legal weights)");
+                CHK(clSetKernelArg(k2, 3, sizeof keep_mode, &keep_mode), "clSetKernelArg(legal keep_mode)");
+                CHK(clSetKernelArg(k2, 4, sizeof min_points, &min_points), "clSetKernelArg(legal min_points)");
+                CHK(clSetKernelArg(k2, 5, sizeof want, &want), "clSetKernelArg(legal want_digest)");
+                CHK(clSetKernelArg(k2, 6, sizeof(cl_mem), &s->gen_digest[slot]), "clSetKernelArg(legal digest)");
+                CHK(clSetKernelArg(k2, 7, sizeof(cl_mem), &s->gen_stats[slot]), "clSetKernelArg(legal stats)");
+                CHK(clSetKernelArg(k2, 8, sizeof(cl_mem), &s->gen_legal[slot]), "clSetKernelArg(legal list)");
+                CHK(clSetKernelArg(k2, 9, sizeof(cl_mem), &s->gen_kept[slot]), "clSetKernelArg(legal kept)");
+                CHK(clSetKernelArg(k2, 10, sizeof mk, &mk), "clSetKernelArg(legal max_kept)");
+                CHK(clEnqueueNDRangeKernel(q, k2, 1, NULL, &global, &local, 0, NULL, NULL), "clEnqueueNDRangeKernel(screen_gen_legal)");
+                goto enqueued;
+            }
+            CHK(clSetKernelArg(k, 0, sizeof seed, &seed), "clSetKernelArg(seed)");
+            CHK(clSetKernelArg(k, 1, sizeof base, &base), "clSetKernelArg(base)");
+            CHK(clSetKernelArg(k, 2, sizeof nn, &nn), "clSetKernelArg(n)");
+            CHK(clSetKernelArg(k, 3, sizeof(cl_mem), &s->w), "clSetKernelArg(weights)");
+            CHK(clSetKernelArg(k, 4, sizeof keep_mode, &keep_mode), "clSetKernelArg(keep_mode)");
+            CHK(clSetKernelArg(k, 5, sizeof min_points, &min_points), "clSetKernelArg(min_points)");
+            CHK(clSetKernelArg(k, 6, sizeof want, &want), "clSetKernelArg(want_digest)");
+            CHK(clSetKernelArg(k, 7, sizeof(cl_mem), &s->gen_digest[slot]), "clSetKernelArg(digest)");
+            CHK(clSetKernelArg(k, 8, sizeof(cl_mem), &s->gen_stats[slot]), "clSetKernelArg(stats)");
+            CHK(clSetKernelArg(k, 9, sizeof(cl_mem), &s->gen_kept[slot]), "clSetKernelArg(kept)");
+            CHK(clSetKernelArg(k, 10, sizeof mk, &mk), "clSetKernelArg(max_kept)");
+            CHK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), "clEnqueueNDRangeKernel(screen_gen)");
+        enqueued:
+            if (digest)
+                CHK(clEnqueueReadBuffer(q, s->gen_digest[slot], CL_FALSE, 0, m * sizeof(cl_uint), digest + next, 0, NULL, NULL),
+                    "clEnqueueReadBuffer(digest)");
+            CHK(clEnqueueReadBuffer(q, s->gen_stats[slot], CL_FALSE, 0, sizeof cnt[slot], cnt[slot], 0, NULL, NULL),
+                "clEnqueueReadBuffer(stats)");
+            CHK(clFlush(q), "clFlush");
+            len[slot] = m;
+            busy[slot] = 1;
+            next += m;
+        }
+        slot ^= 1;
+    }
+    if (kept) qsort(kept, nk, sizeof *kept, cmp_u64);
+    return 0;
+bad:
+    for (int i = 0; i < 2; i++) clFinish(s->q[i]);
+    return -1;
+}
+
+/* The first use of a flag set checks the program against the CPU reference on
+ * 4096 boards: digests, counters and kept indices must all agree. */
+int ocl_screen_gen(OclScreen *s, const ScGenJob *job, size_t local, uint32_t *digest, uint64_t *kept,
+                   size_t max_kept, ScGenStats *st) {
+    int f = job->flags & 7;
+    if (!s->gen_kern[f]) {
+        cl_kernel k = gen_kernel(s, f);
+        if (!k) return -1;
+        enum { N = 4096 };
+        ScGenJob t = {0x5e1f7e57ull, 1000, N, f, SC_KEEP_CHECK, 0};
+        uint32_t *dd = malloc(2 * N * sizeof *dd);
+        uint64_t *kk = malloc(2 * N * sizeof *kk);
+        ScGenStats a, b;
+        screen_gen_cpu(&t, s->weights, 1, dd + N, kk + N, N, &b);
+        int rc = 0;
+        for (int split = 0; split < 2 && !rc; split++) {  /* both passes' kernels */
+            memset(dd, 0xAB, N * sizeof *dd);
+            rc = gen_run(s, split, &t, 0, dd, kk, N, &a);
+            if (!rc && (memcmp(dd, dd + N, N * sizeof *dd) || memcmp(&a, &b, sizeof a) || memcmp(kk, kk + N, b.kept * sizeof *kk)))
+                rc = util_fail(s->err, sizeof s->err, "self-test of screen_gen%s (flags %d) failed: the device differs from "
+                               "the CPU reference (legal %llu/%llu, kept %llu/%llu)", split ? "_split" : "", f,
+                               (unsigned long long)a.legal, (unsigned long long)b.legal, (unsigned long long)a.kept,
+                               (unsigned long long)b.kept);
+        }
+        free(dd); free(kk);
+        if (rc) {
+            clReleaseKernel(s->gen_kern[f]);
+            s->gen_kern[f] = NULL;
+            return -1;
+        }
+    }
+    return gen_run(s, s->gen_split, job, local, digest, kept, max_kept, st);
 }
 
 /* ---- self-test --------------------------------------------------------- */
@@ -472,12 +731,19 @@ OclScreen *ocl_screen_open_cmd(const char *cmd, const char *spec, const int32_t 
     (void)threads;
 #endif
     *fatal = 0;
-    OclScreen *s = ocl_screen_open(spec, weights, batch, err, sizeof err);
+    OclScreen *s = (say & OCL_GEN_ONLY) ? ocl_gen_open(spec, weights, err, sizeof err)
+                                         : ocl_screen_open(spec, weights, batch, err, sizeof err);
+    if (s && (say & OCL_GEN_ONLY)) {
+        if (say & OCL_SAY_DEVICE)
+            fprintf(stderr, "tsumegen %s: device %s (generated streams only; options %s)\n", cmd, ocl_screen_device(s),
+                    ocl_screen_options(s));
+        return s;
+    }
     if (s) {
         if (say & OCL_SAY_DEVICE)
-            fprintf(stderr, "tsumegen %s: device %s (program %s in %.3f s; %llu bytes private memory per work-item)\n",
-                    cmd, ocl_screen_device(s), ocl_screen_cache_hit(s) ? "loaded from cache" : "built",
-                    ocl_screen_build_seconds(s), ocl_screen_private_mem(s));
+            fprintf(stderr, "tsumegen %s: device %s (program %s in %.3f s; %llu bytes private memory per work-item; "
+                    "options %s)\n", cmd, ocl_screen_device(s), ocl_screen_cache_hit(s) ? "loaded from cache" : "built",
+                    ocl_screen_build_seconds(s), ocl_screen_private_mem(s), ocl_screen_options(s));
         return s;
     }
     if (!err[0]) {  /* omp asked for */

@@ -239,6 +239,59 @@ int points_load(const char *path, int32_t *w, char *err, size_t errlen) {
 
 /* ---- CPU reference ----------------------------------------------------- */
 
+/* One chunk of a generated stream on the calling thread; kept indices appended
+ * to kept[*nk] while *nk < cap. */
+static void gen_chunk(const ScGenJob *job, const int32_t *w, size_t lo, size_t hi, uint32_t *digest,
+                      uint64_t *kept, size_t *nk, size_t cap, ScGenStats *st) {
+    for (size_t i = lo; i < hi; i++) {
+        ScBoard b;
+        ScResult r;
+        sc_gen_board(job->seed, job->base + i, &b);
+        sc_screen(&b, &r, w, job->flags);
+        if (digest) digest[i] = sc_result_digest(&r);
+        st->legal += r.reason == SC_OK;
+        st->mate1 += r.n_mate1 > 0;
+        if (sc_gen_keep(&r, job->keep_mode, job->min_points)) {
+            st->kept++;
+            if (kept && *nk < cap) kept[(*nk)++] = job->base + i;
+        }
+    }
+    st->boards += hi - lo;
+}
+
+void screen_gen_cpu(const ScGenJob *job, const int32_t *w, int threads, uint32_t *digest, uint64_t *kept,
+                    size_t max_kept, ScGenStats *st) {
+    memset(st, 0, sizeof *st);
+    size_t nk = 0;
+#ifdef _OPENMP
+    if (threads != 1) {
+        /* fixed chunks in index order, each with its own kept list, merged in
+         * order: the same kept prefix as one thread gives */
+        enum { CHUNK = 1024 };
+        size_t nc = (job->n + CHUNK - 1) / CHUNK;
+        int nt = threads > 0 ? threads : omp_get_max_threads();
+        ScGenStats *cs = calloc(nc ? nc : 1, sizeof *cs);
+        uint64_t *ck = kept ? malloc((nc ? nc : 1) * CHUNK * sizeof *ck) : NULL;
+        size_t *cn = calloc(nc ? nc : 1, sizeof *cn);
+        long long nn = (long long)nc;
+#pragma omp parallel for schedule(dynamic, 4) num_threads(nt)
+        for (long long c = 0; c < nn; c++) {
+            size_t lo = (size_t)c * CHUNK, hi = lo + CHUNK < job->n ? lo + CHUNK : job->n;
+            gen_chunk(job, w, lo, hi, digest, ck ? ck + lo : NULL, &cn[c], CHUNK, &cs[c]);
+        }
+        for (size_t c = 0; c < nc; c++) {
+            st->boards += cs[c].boards; st->legal += cs[c].legal; st->mate1 += cs[c].mate1; st->kept += cs[c].kept;
+            for (size_t k = 0; kept && k < cn[c] && nk < max_kept; k++) kept[nk++] = ck[c * CHUNK + k];
+        }
+        free(cs); free(ck); free(cn);
+        return;
+    }
+#else
+    (void)threads;
+#endif
+    gen_chunk(job, w, 0, job->n, digest, kept, &nk, kept ? max_kept : 0, st);
+}
+
 void screen_cpu(const ScBoard *in, ScResult *out, size_t n, const int32_t *w, int flags, int threads) {
     if (threads == 1) {
         for (size_t i = 0; i < n; i++) sc_screen(&in[i], &out[i], w, flags);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "../core/screen.h"
+#include "../core/gen.h"
 
 extern const char *const SC_REASON_NAME[SC_REASON_NB];
 
@@ -27,6 +28,23 @@ void screen_cpu(const ScBoard *in, ScResult *out, size_t n, const int32_t *w, in
  * 1-8 other pieces mostly near it, 0-5 attacker pieces in hand; about 1 in 10
  * has White attacking; some break a rule on purpose or by chance). */
 void screen_random_boards(ScBoard *b, size_t n, uint64_t seed);
+
+/* A stream of generated candidates (core/gen.h): boards base .. base+n-1 of
+ * stream seed, screened with flags, kept by sc_gen_keep(keep_mode, min_points). */
+typedef struct {
+    uint64_t seed, base;
+    size_t n;
+    int flags, keep_mode;
+    int32_t min_points;
+} ScGenJob;
+typedef struct { uint64_t boards, legal, mate1, kept; } ScGenStats;
+
+/* The CPU side of a generated stream (threads as screen_cpu).  digest (NULL: not
+ * wanted) gets n sc_result_digest values; kept (NULL: not wanted) the first
+ * max_kept kept indices in increasing order; st the counts (kept counts every
+ * board that passed, also those beyond max_kept). */
+void screen_gen_cpu(const ScGenJob *job, const int32_t *w, int threads, uint32_t *digest, uint64_t *kept,
+                    size_t max_kept, ScGenStats *st);
 
 /* Writes one JSON line.  When r->n_mate1 exceeds the stored slots the full list
  * is recomputed on the CPU with the same core functions. */

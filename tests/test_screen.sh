@@ -103,19 +103,64 @@ if [ "$have_cl" = 1 ]; then
     echo "startpos" | TSUMEGEN_DEVICE=omp "$T" screen --verbose 2>&1 >/dev/null | grep -q . && bad "TSUMEGEN_DEVICE=omp is silent" || ok "TSUMEGEN_DEVICE=omp is silent"
 fi
 
-# 6. the kernel is OpenCL C 1.2 for 64- and 32-bit devices (clang's front end, as tests/test_opencl_core.sh)
+# 6. the kernels are OpenCL C 1.2 for 64- and 32-bit devices (clang's front end, as tests/test_opencl_core.sh)
 if command -v "${CLANG:-clang}" >/dev/null; then
+    for k in screen screen_gen; do
     for t in spir64 spir; do
         if "${CLANG:-clang}" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -target $t -emit-llvm -c -O1 -Werror -Wall \
-              -Ibuild/gen -Icore -DTG_DEVICE_GPU=1 -DTG_DEVICE_CPU=0 -o "$tmp/k.bc" kernels/screen.cl 2>"$tmp/clang.log"; then
-            ok "kernels/screen.cl compiles as OpenCL C 1.2 ($t)"
+              -Ibuild/gen -Icore -DTG_DEVICE_GPU=1 -DTG_DEVICE_CPU=0 -o "$tmp/k.bc" kernels/$k.cl 2>"$tmp/clang.log"; then
+            ok "kernels/$k.cl compiles as OpenCL C 1.2 ($t)"
         else
-            head -20 "$tmp/clang.log"; bad "kernels/screen.cl compiles as OpenCL C 1.2 ($t)"
+            head -20 "$tmp/clang.log"; bad "kernels/$k.cl compiles as OpenCL C 1.2 ($t)"
         fi
     done
+    done
+    # the GPU default: tables as program-scope global variables (OpenCL C 2.0)
+    if "${CLANG:-clang}" -x cl -cl-std=CL2.0 -Xclang -finclude-default-header -target spir64 -emit-llvm -c -O1 -Werror -Wall \
+          -Ibuild/gen -Icore -DTG_TABLES_GLOBAL -DTG_DEVICE_GPU=1 -DTG_DEVICE_CPU=0 -o "$tmp/k.bc" kernels/screen_gen.cl 2>"$tmp/clang.log"; then
+        ok "kernels/screen_gen.cl compiles as OpenCL C 2.0 with TG_TABLES_GLOBAL"
+    else
+        head -20 "$tmp/clang.log"; bad "kernels/screen_gen.cl compiles as OpenCL C 2.0 with TG_TABLES_GLOBAL"
+    fi
 fi
 
-# 7. errors
+# 7. generated streams (core/gen.c, kernels/screen_gen.cl): device == CPU on every
+#    board's digest, counters and kept list, in one pass and in two (the GPU
+#    default); --generate's output equals the OpenMP path's, and its SFENs screen
+#    to the same answers through the ordinary input path
+case "$BIN" in *san*) G=100000; GB=200000 ;; *) G=200000; GB=1000000 ;; esac
+for split in 0 1; do
+    if TSUMEGEN_GEN_SPLIT=$split "$T" bench screen --gen-only --boards "$G" --gen-boards "$GB" >"$tmp/gb" 2>"$tmp/gbe"; then
+        n0=$(grep -c 'mismatches 0$' "$tmp/gb")
+        [ "$n0" -eq 2 ] && ok "generated streams (passes: $((split+1))): device == CPU on $G boards, both modes" \
+            || { cat "$tmp/gb"; bad "generated streams (passes: $((split+1))): device == CPU"; }
+    else
+        cat "$tmp/gb" "$tmp/gbe" | head; bad "bench screen --gen-only (passes: $((split+1)))"
+    fi
+done
+if [ "$have_cl" = 1 ]; then
+    grep -q 'OpenCL (none)' "$tmp/gb" && bad "generated streams ran on OpenCL" || ok "generated streams ran on OpenCL"
+fi
+"$T" screen --generate 300000 --unique-mate1 --seed 9 >"$tmp/gen1" 2>"$tmp/gen1e" &&
+"$T" screen --generate 300000 --unique-mate1 --seed 9 --device omp >"$tmp/gen2" 2>/dev/null
+kept=$(grep -o '[0-9]* kept' "$tmp/gen1e" | grep -o '^[0-9]*')
+if [ -s "$tmp/gen1" ] && cmp -s "$tmp/gen1" "$tmp/gen2" && [ "$(wc -l <"$tmp/gen1")" = "$kept" ]; then
+    ok "screen --generate: device == OpenMP ($kept boards with one mate-in-1 of 300000)"
+else
+    head -3 "$tmp/gen1e"; bad "screen --generate: device == OpenMP"
+fi
+grep -vq '"mate1":\["[^",]*"\]' "$tmp/gen1" && bad "--unique-mate1 lines list one mate" || ok "--unique-mate1 lines list one mate"
+sed -E 's/.*"sfen":"([^"]*)".*/\1/' "$tmp/gen1" | "$T" screen >"$tmp/gen3"
+if cmp -s <(sed -E 's/^\{"index":[0-9]+,"sfen":"[^"]*",/{/' "$tmp/gen1") "$tmp/gen3"; then
+    ok "generated SFENs screen to the same answers"
+else
+    bad "generated SFENs screen to the same answers"
+fi
+"$T" screen --generate 0 >/dev/null 2>&1; [ $? -eq 2 ] && ok "--generate 0: exit 2" || bad "--generate 0: exit 2"
+"$T" screen --generate 10 --min-points lots >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && grep -q 'min-points' "$tmp/e" && ok "--min-points lots: exit 2" || bad "--min-points lots: exit 2 (got $rc)"
+
+# 8. errors
 echo startpos | "$T" screen --device no-such-device >/dev/null 2>"$tmp/e"; rc=$?
 if [ "$have_cl" = 1 ]; then
     [ $rc -eq 2 ] && grep -q 'no OpenCL device matches' "$tmp/e" && ok "unknown --device: exit 2" || bad "unknown --device: exit 2 (got $rc)"
