@@ -543,6 +543,20 @@ static int cmp_u64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* Kernel arguments as (size, address) pairs, set in order, then one launch. */
+typedef struct { size_t size; const void *ptr; } KArg;
+#define KA(x) {sizeof(x), &(x)}
+static int launch(OclScreen *s, cl_command_queue q, cl_kernel k, const char *name, const KArg *a, int n,
+                  size_t global, size_t local) {
+    for (int i = 0; i < n; i++) {
+        cl_int st = clSetKernelArg(k, (cl_uint)i, a[i].size, a[i].ptr);
+        if (st != CL_SUCCESS) return util_fail(s->err, sizeof s->err, "clSetKernelArg(%s, %d): %s", name, i, cl_errname(st));
+    }
+    cl_int st = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    if (st != CL_SUCCESS) return util_fail(s->err, sizeof s->err, "clEnqueueNDRangeKernel(%s): %s", name, cl_errname(st));
+    return 0;
+}
+
 static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, uint32_t *digest, uint64_t *kept,
                    size_t max_kept, ScGenStats *st) {
     int f = job->flags & 7;
@@ -591,42 +605,19 @@ static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, u
             CHK(clEnqueueWriteBuffer(q, s->gen_stats[slot], CL_FALSE, 0, sizeof zero, zero, 0, NULL, NULL), "clEnqueueWriteBuffer(stats)");
             size_t global = (m + local - 1) / local * local;
             if (split) {
-                cl_kernel k1 = s->gen_split_k[f], k2 = s->gen_legal_k[f];
-                CHK(clSetKernelArg(k1, 0, sizeof seed, &seed), "clSetKernelArg(split seed)");
-                CHK(clSetKernelArg(k1, 1, sizeof base, &base), "clSetKernelArg(split base)");
-                CHK(clSetKernelArg(k1, 2, sizeof nn, &nn), "clSetKernelArg(split n)");
-                CHK(clSetKernelArg(k1, 3, sizeof want, &want), "clSetKernelArg(split want_digest)");
-                CHK(clSetKernelArg(k1, 4, sizeof(cl_mem), &s->gen_digest[slot]), "clSetKernelArg(split digest)");
-                CHK(clSetKernelArg(k1, 5, sizeof(cl_mem), &s->gen_stats[slot]), "clSetKernelArg(split stats)");
-                CHK(clSetKernelArg(k1, 6, sizeof(cl_mem), &s->gen_legal[slot]), "clSetKernelArg(split legal)");
-                CHK(clEnqueueNDRangeKernel(q, k1, 1, NULL, &global, &local, 0, NULL, NULL), "clEnqueueNDRangeKernel(screen_gen_split)");
-                CHK(clSetKernelArg(k2, 0, sizeof seed, &seed), "clSetKernelArg(legal seed)");
-                CHK(clSetKernelArg(k2, 1, sizeof base, &base), "clSetKernelArg(legal base)");
-                CHK(clSetKernelArg(k2, 2, sizeof(cl_mem), &s->w), "clSetKernelArg(legal weights)");
-                CHK(clSetKernelArg(k2, 3, sizeof keep_mode, &keep_mode), "clSetKernelArg(legal keep_mode)");
-                CHK(clSetKernelArg(k2, 4, sizeof min_points, &min_points), "clSetKernelArg(legal min_points)");
-                CHK(clSetKernelArg(k2, 5, sizeof want, &want), "clSetKernelArg(legal want_digest)");
-                CHK(clSetKernelArg(k2, 6, sizeof(cl_mem), &s->gen_digest[slot]), "clSetKernelArg(legal digest)");
-                CHK(clSetKernelArg(k2, 7, sizeof(cl_mem), &s->gen_stats[slot]), "clSetKernelArg(legal stats)");
-                CHK(clSetKernelArg(k2, 8, sizeof(cl_mem), &s->gen_legal[slot]), "clSetKernelArg(legal list)");
-                CHK(clSetKernelArg(k2, 9, sizeof(cl_mem), &s->gen_kept[slot]), "clSetKernelArg(legal kept)");
-                CHK(clSetKernelArg(k2, 10, sizeof mk, &mk), "clSetKernelArg(legal max_kept)");
-                CHK(clEnqueueNDRangeKernel(q, k2, 1, NULL, &global, &local, 0, NULL, NULL), "clEnqueueNDRangeKernel(screen_gen_legal)");
-                goto enqueued;
+                KArg a1[] = {KA(seed), KA(base), KA(nn), KA(want), KA(s->gen_digest[slot]), KA(s->gen_stats[slot]),
+                             KA(s->gen_legal[slot])};
+                KArg a2[] = {KA(seed), KA(base), KA(s->w), KA(keep_mode), KA(min_points), KA(want),
+                             KA(s->gen_digest[slot]), KA(s->gen_stats[slot]), KA(s->gen_legal[slot]),
+                             KA(s->gen_kept[slot]), KA(mk)};
+                if (launch(s, q, s->gen_split_k[f], "screen_gen_split", a1, 7, global, local) ||
+                    launch(s, q, s->gen_legal_k[f], "screen_gen_legal", a2, 11, global, local))
+                    goto bad;
+            } else {
+                KArg a[] = {KA(seed), KA(base), KA(nn), KA(s->w), KA(keep_mode), KA(min_points), KA(want),
+                            KA(s->gen_digest[slot]), KA(s->gen_stats[slot]), KA(s->gen_kept[slot]), KA(mk)};
+                if (launch(s, q, k, "screen_gen", a, 11, global, local)) goto bad;
             }
-            CHK(clSetKernelArg(k, 0, sizeof seed, &seed), "clSetKernelArg(seed)");
-            CHK(clSetKernelArg(k, 1, sizeof base, &base), "clSetKernelArg(base)");
-            CHK(clSetKernelArg(k, 2, sizeof nn, &nn), "clSetKernelArg(n)");
-            CHK(clSetKernelArg(k, 3, sizeof(cl_mem), &s->w), "clSetKernelArg(weights)");
-            CHK(clSetKernelArg(k, 4, sizeof keep_mode, &keep_mode), "clSetKernelArg(keep_mode)");
-            CHK(clSetKernelArg(k, 5, sizeof min_points, &min_points), "clSetKernelArg(min_points)");
-            CHK(clSetKernelArg(k, 6, sizeof want, &want), "clSetKernelArg(want_digest)");
-            CHK(clSetKernelArg(k, 7, sizeof(cl_mem), &s->gen_digest[slot]), "clSetKernelArg(digest)");
-            CHK(clSetKernelArg(k, 8, sizeof(cl_mem), &s->gen_stats[slot]), "clSetKernelArg(stats)");
-            CHK(clSetKernelArg(k, 9, sizeof(cl_mem), &s->gen_kept[slot]), "clSetKernelArg(kept)");
-            CHK(clSetKernelArg(k, 10, sizeof mk, &mk), "clSetKernelArg(max_kept)");
-            CHK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL), "clEnqueueNDRangeKernel(screen_gen)");
-        enqueued:
             if (digest)
                 CHK(clEnqueueReadBuffer(q, s->gen_digest[slot], CL_FALSE, 0, m * sizeof(cl_uint), digest + next, 0, NULL, NULL),
                     "clEnqueueReadBuffer(digest)");
