@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
@@ -58,7 +59,9 @@ const char USAGE_SCREEN[] =
     "  and kept when legal, with points >= P (default: any) and a check, or with exactly one\n"
     "  mate-in-1 (--unique-mate1).  Prints one JSON line per kept board, in index order:\n"
     "  {\"index\":i,\"sfen\":..., then the fields above}, at most M lines (default 100000);\n"
-    "  a summary on stderr.  The same S and index give the same board on every device.\n";
+    "  a summary on stderr.  The same S and index give the same board on every device.  Lines\n"
+    "  are printed as each block of 2^26 boards ends; Ctrl-C stops after the block in flight and\n"
+    "  says the --start to resume from (exit 130).\n";
 
 const char USAGE_DEVICES[] =
     "usage: tsumegen devices\n"
@@ -199,72 +202,84 @@ static int run_verify(const ScreenArgs *a, const int32_t *w) {
     return mism ? EXIT_FAIL : EXIT_OK;
 }
 
+/* Prints kept board `index` of stream seed: made again and screened on the CPU
+ * with the full flags (the same core code as the device), with its SFEN. */
+static void print_generated(uint64_t seed, uint64_t index, const int32_t *w, int flags) {
+    ScBoard b;
+    ScResult r;
+    Position pos;
+    char sfen[SFEN_MAX], *line = NULL;
+    size_t len = 0;
+    sc_gen_board(seed, index, &b);
+    sc_screen(&b, &r, w, flags);
+    sc_setup(&b, &pos, flags & SC_STRICT_HANDS);
+    sfen_format(&pos, sfen, sizeof sfen);
+    printf("{\"index\":%llu,\"sfen\":\"%s\",", (unsigned long long)index, sfen);
+    /* the screen fields, as `screen` prints them, without their opening brace */
+    FILE *m = open_memstream(&line, &len);
+    screen_print_json(m, &b, &r, flags);
+    fclose(m);
+    fputs(line + 1, stdout);
+    free(line);
+}
+
+static volatile sig_atomic_t gen_interrupted;
+static void gen_on_sigint(int sig) { (void)sig; gen_interrupted = 1; }
+
 /* --generate: a stream of candidates made and screened on the device (core/gen.h),
- * in blocks so a terminal shows progress; the kept boards are made again on the
- * CPU and printed with the full screen (a.flags) and their SFEN. */
+ * in blocks whose kept boards are printed as each block ends (index order), so
+ * Ctrl-C loses at most the block in flight and the summary names the index to
+ * resume from. */
 static int run_generate(const ScreenArgs *a, const int32_t *w) {
     int fatal;
     ScreenArgs ga = *a;
     ga.gen_only = 1;
     OclScreen *s = open_device("screen", &ga, w, 0, &fatal);
     if (fatal) return EXIT_USAGE;
-    size_t cap = (size_t)a->max_kept, nk = 0;
+    size_t cap = (size_t)a->max_kept, printed = 0;
     uint64_t *kept = malloc(cap * sizeof *kept);
     ScGenStats tot = {0, 0, 0, 0};
-    const uint64_t block = (uint64_t)1 << 26;
-    uint64_t n = (uint64_t)a->generate;
-    int progress = isatty(2) && n > block;
+    const uint64_t block = (uint64_t)1 << (s ? 26 : 22);
+    uint64_t n = (uint64_t)a->generate, done = 0;
+    int progress = isatty(2) && n > block, status = EXIT_OK;
     double t0 = util_now();
-    for (uint64_t done = 0; done < n;) {
+    gen_interrupted = 0;
+    void (*old)(int) = signal(SIGINT, gen_on_sigint);
+    while (done < n && !gen_interrupted) {
         ScGenJob job = {a->seed, (uint64_t)a->start + done, (size_t)(n - done < block ? n - done : block), 0,
                         a->unique_mate1 ? SC_KEEP_UNIQUE_MATE1 : SC_KEEP_CHECK, a->min_points};
         ScGenStats st;
+        size_t room = cap - printed;
         if (s) {
-            if (ocl_screen_gen(s, &job, 0, NULL, kept + nk, cap - nk, &st)) {
-                int rc = cli_error("screen", "%s", ocl_screen_error(s));
-                ocl_screen_close(s);
-                free(kept);
-                return rc;
-            }
+            if (ocl_screen_gen(s, &job, 0, NULL, kept, room, &st)) { status = cli_error("screen", "%s", ocl_screen_error(s)); break; }
         } else {
-            screen_gen_cpu(&job, w, a->threads, NULL, kept + nk, cap - nk, &st);
+            screen_gen_cpu(&job, w, a->threads, NULL, kept, room, &st);
         }
-        nk += st.kept < cap - nk ? st.kept : cap - nk;
+        size_t got = st.kept < room ? (size_t)st.kept : room;
+        for (size_t i = 0; i < got; i++) print_generated(a->seed, kept[i], w, a->flags);
+        fflush(stdout);
+        printed += got;
         tot.boards += st.boards; tot.legal += st.legal; tot.mate1 += st.mate1; tot.kept += st.kept;
         done += job.n;
         if (progress)
             fprintf(stderr, "\rscreen: %llu/%llu boards, %llu kept", (unsigned long long)done, (unsigned long long)n,
                     (unsigned long long)tot.kept);
     }
+    signal(SIGINT, old);
     double dt = util_now() - t0;
     if (progress) fputc('\n', stderr);
-    char sfen[SFEN_MAX];
-    for (size_t i = 0; i < nk; i++) {
-        ScBoard b;
-        ScResult r;
-        Position pos;
-        sc_gen_board(a->seed, kept[i], &b);
-        sc_screen(&b, &r, w, a->flags);
-        sc_setup(&b, &pos, a->flags & SC_STRICT_HANDS);
-        sfen_format(&pos, sfen, sizeof sfen);
-        printf("{\"index\":%llu,\"sfen\":\"%s\",", (unsigned long long)kept[i], sfen);
-        /* the screen fields, as `screen` prints them, without their opening brace */
-        char *line = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&line, &len);
-        screen_print_json(m, &b, &r, a->flags);
-        fclose(m);
-        fputs(line + 1, stdout);
-        free(line);
-    }
-    fflush(stdout);
     fprintf(stderr, "screen: generated %llu boards (seed %llu, from %lld) on %s in %.2f s: %llu legal, %llu with mate-in-1, "
             "%llu kept%s\n", (unsigned long long)tot.boards, (unsigned long long)a->seed, a->start,
             s ? ocl_screen_device(s) : "OpenMP", dt, (unsigned long long)tot.legal, (unsigned long long)tot.mate1,
-            (unsigned long long)tot.kept, tot.kept > nk ? " (only the first --max-kept printed)" : "");
+            (unsigned long long)tot.kept, tot.kept > printed ? " (only the first --max-kept printed)" : "");
+    if (done < n)
+        fprintf(stderr, "screen: %s before the end: resume with --start %llu --generate %llu\n",
+                gen_interrupted ? "interrupted" : "stopped", (unsigned long long)a->start + done,
+                (unsigned long long)(n - done));
+    if (gen_interrupted && status == EXIT_OK) status = 130;
     ocl_screen_close(s);
     free(kept);
-    return EXIT_OK;
+    return status;
 }
 
 static void print_batch(const ScBoard *b, ScResult *r, const unsigned char *bad, size_t n, int flags) {

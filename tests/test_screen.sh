@@ -156,6 +156,9 @@ if cmp -s <(sed -E 's/^\{"index":[0-9]+,"sfen":"[^"]*",/{/' "$tmp/gen1") "$tmp/g
 else
     bad "generated SFENs screen to the same answers"
 fi
+{ "$T" screen --generate 100000 --unique-mate1 --seed 9 && "$T" screen --generate 200000 --start 100000 --unique-mate1 --seed 9; } \
+    >"$tmp/gen4" 2>/dev/null
+cmp -s "$tmp/gen1" "$tmp/gen4" && ok "--start resumes a stream exactly" || bad "--start resumes a stream exactly"
 "$T" screen --generate 0 >/dev/null 2>&1; [ $? -eq 2 ] && ok "--generate 0: exit 2" || bad "--generate 0: exit 2"
 "$T" screen --generate 10 --min-points lots >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && grep -q 'min-points' "$tmp/e" && ok "--min-points lots: exit 2" || bad "--min-points lots: exit 2 (got $rc)"
