@@ -7,10 +7,26 @@ TG_INLINE uint64_t sc_mix64(uint64_t z) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-/* A value in [0, n) from the top 32 bits (multiply-shift: no division on the device). */
-TG_INLINE int sc_gen_below(uint64_t *s, int n) {
-    *s += 0x9E3779B97F4A7C15ull;
-    return (int)(((sc_mix64(*s) >> 32) * (uint64_t)n) >> 32);
+/* The draws of one board: a splitmix64 stream whose outputs are used 16 bits at
+ * a time, four draws per mix (the mix's two 64-bit multiplies are most of the
+ * generator's cost on a GPU). */
+typedef struct {
+    uint64_t state, bits;
+    int left;
+} ScGenRng;
+
+/* A value in [0, n), n <= 256, by multiply-shift on 16 bits (no division on the
+ * device; the bias, under n / 65536, does not matter for test boards). */
+TG_INLINE int sc_gen_below(ScGenRng *g, int n) {
+    if (!g->left) {
+        g->state += 0x9E3779B97F4A7C15ull;
+        g->bits = sc_mix64(g->state);
+        g->left = 4;
+    }
+    uint32_t r = (uint32_t)(g->bits & 0xFFFFu);
+    g->bits >>= 16;
+    g->left--;
+    return (int)((r * (uint32_t)n) >> 16);
 }
 
 /* kinds for board pieces, weighted toward what tsume diagrams hold */
@@ -21,35 +37,39 @@ static TG_CONST uint8_t SC_GEN_HAND[10] = {PAWN, LANCE, KNIGHT, SILVER, SILVER, 
 
 void sc_gen_board(uint64_t seed, uint64_t index, ScBoard *b) {
     /* two mixes: neighbouring indices and neighbouring seeds give unrelated streams */
-    uint64_t s = sc_mix64(sc_mix64(seed ^ 0x7473756D6567656Eull) + index);
+    ScGenRng rng;
+    ScGenRng *s = &rng;
+    rng.state = sc_mix64(sc_mix64(seed ^ 0x7473756D6567656Eull) + index);
+    rng.bits = 0;
+    rng.left = 0;
     for (int i = 0; i < 81; i++) b->board[i] = 0;
     for (int i = 0; i < 7; i++) { b->hand[0][i] = 0; b->hand[1][i] = 0; }
-    int kf = sc_gen_below(&s, 9);
-    int kr = sc_gen_below(&s, 10) < 8 ? sc_gen_below(&s, 3) : sc_gen_below(&s, 9);
+    int kf = sc_gen_below(s, 9);
+    int kr = sc_gen_below(s, 10) < 8 ? sc_gen_below(s, 3) : sc_gen_below(s, 9);
     b->board[make_sq(kf, kr)] = (uint8_t)make_piece(WHITE, KING);
-    int npieces = 1 + sc_gen_below(&s, 8);
+    int npieces = 1 + sc_gen_below(s, 8);
     for (int p = 0; p < npieces; p++) {
         int sq = -1;
         for (int tries = 0; tries < 20 && (sq < 0 || b->board[sq]); tries++) {
-            if (sc_gen_below(&s, 4)) {  /* three in four near the king */
-                int d = 1 + sc_gen_below(&s, 3);
-                int f = kf + sc_gen_below(&s, 2 * d + 1) - d, r = kr + sc_gen_below(&s, 2 * d + 1) - d;
+            if (sc_gen_below(s, 4)) {  /* three in four near the king */
+                int d = 1 + sc_gen_below(s, 3);
+                int f = kf + sc_gen_below(s, 2 * d + 1) - d, r = kr + sc_gen_below(s, 2 * d + 1) - d;
                 sq = (f >= 0 && f < 9 && r >= 0 && r < 9) ? make_sq(f, r) : -1;
             } else {
-                sq = sc_gen_below(&s, 81);
+                sq = sc_gen_below(s, 81);
             }
         }
         if (sq < 0 || b->board[sq]) continue;
-        int c = sc_gen_below(&s, 100) < 55 ? BLACK : WHITE;
-        int pt = SC_GEN_KINDS[sc_gen_below(&s, 25)];
-        if (sc_gen_below(&s, 200) == 0) pt = KING;  /* the attacker's king, or a second defender king */
+        int c = sc_gen_below(s, 100) < 55 ? BLACK : WHITE;
+        int pt = SC_GEN_KINDS[sc_gen_below(s, 25)];
+        if (sc_gen_below(s, 200) == 0) pt = KING;  /* the attacker's king, or a second defender king */
         b->board[sq] = (uint8_t)make_piece(c, pt);
     }
-    int nhand = sc_gen_below(&s, 6);
-    for (int h = 0; h < nhand; h++) b->hand[BLACK][SC_GEN_HAND[sc_gen_below(&s, 10)] - 1]++;
-    if (sc_gen_below(&s, 50) == 0) b->hand[WHITE][sc_gen_below(&s, 7)] = (uint8_t)(1 + sc_gen_below(&s, 3));
+    int nhand = sc_gen_below(s, 6);
+    for (int h = 0; h < nhand; h++) b->hand[BLACK][SC_GEN_HAND[sc_gen_below(s, 10)] - 1]++;
+    if (sc_gen_below(s, 50) == 0) b->hand[WHITE][sc_gen_below(s, 7)] = (uint8_t)(1 + sc_gen_below(s, 3));
     b->side = BLACK;
-    if (sc_gen_below(&s, 10) == 0) {  /* rotate 180 degrees and swap colours: White attacks */
+    if (sc_gen_below(s, 10) == 0) {  /* rotate 180 degrees and swap colours: White attacks */
         for (int sq = 0; sq < 40; sq++) {
             uint8_t a = b->board[sq], z = b->board[80 - sq];
             b->board[sq] = (uint8_t)(z ? z ^ (1 << 4) : 0);

@@ -40,7 +40,20 @@ static Bitboard sc_attackers(const Position *pos, int c, int sq, Bitboard occ) {
 
 /* ---- legality ---------------------------------------------------------- */
 
-int sc_setup(const ScBoard *b, Position *pos, int strict_hands) {
+/* pos_put without the Zobrist key: the screen never reads keys (see sc_do), and
+ * on a GPU the key table is one more lookup per piece at a per-item address. */
+TG_INLINE void sc_put(Position *pos, int sq, int pc) {
+    Bitboard b = bb_sq(sq);
+    int c = piece_color(pc), pt = piece_type(pc);
+    pos->board[sq] = (uint8_t)pc;
+    pos->by_color[c] = bb_or(pos->by_color[c], b);
+    pos->by_type[pt] = bb_or(pos->by_type[pt], b);
+    pos->occupied = bb_or(pos->occupied, b);
+    if (pt == KING) pos->king_sq[c] = (uint8_t)sq;
+}
+
+/* sc_setup without the keys (board_key and hand_key stay 0). */
+static int sc_setup_board(const ScBoard *b, Position *pos, int strict_hands) {
     int kings[2] = {0, 0}, total[8];
     pos_clear(pos);
     /* find the pieces eight squares at a time, without a branch per square */
@@ -54,7 +67,7 @@ int sc_setup(const ScBoard *b, Position *pos, int strict_hands) {
         int pt = piece_type(pc), c = piece_color(pc);
         if (pt < PAWN || pt >= PIECE_TYPE_NB || c > 1) return SC_BAD_CODE;
         if (pt == KING && ++kings[c] > 1) return SC_TWO_KINGS;
-        pos_put(pos, sq, pc);
+        sc_put(pos, sq, pc);
     }
     pos->side = (uint8_t)(b->side & 1);
     int us = pos->side, them = us ^ 1;
@@ -89,13 +102,13 @@ int sc_setup(const ScBoard *b, Position *pos, int strict_hands) {
         }
     }
     if (is_attacked(pos, us, pos->king_sq[them], pos->occupied)) return SC_DEFENDER_IN_CHECK;
-    /* keys as pos_compute_keys makes them: pos_put kept the board part */
-    if (us == WHITE) pos->board_key ^= ZOBRIST_SIDE;
-    uint64_t hk = 0;
-    for (int c = 0; c < 2; c++)
-        for (int pt = PAWN; pt <= GOLD; pt++) hk += ZOBRIST_HAND[c][pt] * pos->hand[c][pt];
-    pos->hand_key = hk;
     return SC_OK;
+}
+
+int sc_setup(const ScBoard *b, Position *pos, int strict_hands) {
+    int r = sc_setup_board(b, pos, strict_hands);
+    if (r == SC_OK) pos_compute_keys(pos, &pos->board_key, &pos->hand_key);
+    return r;
 }
 
 /* ---- move helpers (the same rules as core/movegen.c) -------------------- */
@@ -539,7 +552,7 @@ int sc_screen_setup(const ScBoard *b, Position *pos, ScResult *r, int flags) {
     for (int i = 0; i < SC_FUTILE_SLOTS; i++) r->futile[i] = 0;
     /* what was asked for is flagged even for an illegal board (mate3 = 0 then) */
     r->flags = (uint8_t)(((flags & SC_DO_MATE3) ? SC_FLAG_MATE3 : 0) | ((flags & SC_DO_FUTILE) ? SC_FLAG_FUTILE : 0));
-    r->reason = (uint8_t)sc_setup(b, pos, flags & SC_STRICT_HANDS);
+    r->reason = (uint8_t)sc_setup_board(b, pos, flags & SC_STRICT_HANDS);
     return r->reason;
 }
 

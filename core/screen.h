@@ -92,7 +92,8 @@ typedef struct {
 #define SC_W_NB (SC_W_EMPTYSUM + 81)
 TG_INLINE int sc_off_index(int df, int dr) { return (df + 8) * 17 + (dr + 8); }
 
-/* Builds pos from b; returns SC_OK or the first failed legality rule. */
+/* Builds pos from b, Zobrist keys included; returns SC_OK or the first failed
+ * legality rule.  (sc_screen builds it without the keys, which it never reads.) */
 int sc_setup(const ScBoard *b, Position *pos, int strict_hands);
 /* Does the side to move, which must be in check, have any legal reply?
  * == gen_evasions() > 0 */
@@ -125,7 +126,7 @@ void sc_screen(const ScBoard *b, ScResult *r, TG_GLOBAL const int32_t *w, int fl
 /* sc_screen in two halves, for callers that sort boards by legality first (a
  * GPU warp then runs legal boards together): sc_screen_setup fills r as far as
  * legality and returns r->reason; for SC_OK, sc_screen_legal completes r. */
-int sc_screen_setup(const ScBoard *b, Position *pos, ScResult *r, int flags);
+int sc_screen_setup(const ScBoard *b, Position *pos, ScResult *r, int flags);  /* pos without keys */
 void sc_screen_legal(Position *pos, ScResult *r, TG_GLOBAL const int32_t *w, int flags);
 
 /* Iterator over the legal checks of the side to move, in gen_checks order.
