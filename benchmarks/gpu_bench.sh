@@ -6,8 +6,10 @@
 # sweep: generated streams only, once per build variant in $VARIANTS (a list of
 #   TSUMEGEN_CL_OPTIONS values separated by '|'; default: the default options,
 #   OpenCL C 1.2 with the tables in constant memory, NVIDIA register caps).
-# Uses bin/tsumegen as built.  When the NVIDIA driver's OpenCL library exists but
-# no ICD file names it (container images often lack /etc/OpenCL/vendors), a
+# Uses bin/tsumegen as built ($TSUMEGEN names another binary, e.g. an older
+# build to compare in the same run; $SWEEP_ARGS adds bench options, e.g.
+# --no-mate3).  When the NVIDIA driver's OpenCL library exists but no ICD file
+# names it (container images often lack /etc/OpenCL/vendors), a
 # private vendors folder is made and OCL_ICD_VENDORS points at it; a
 # libOpenCL.so.1 in .ocl/ (Debian's ocl-icd-libopencl1) is used when the system
 # has none.  Program caches: $TSUMEGEN_CACHE_DIR (tsumegen's, PTX on NVIDIA) and
@@ -41,7 +43,7 @@ fi
 export TSUMEGEN_CACHE_DIR=${TSUMEGEN_CACHE_DIR:-$out/cache}
 mkdir -p "$TSUMEGEN_CACHE_DIR/nv"
 export CUDA_CACHE_PATH="$TSUMEGEN_CACHE_DIR/nv" CUDA_CACHE_MAXSIZE=4294967296
-B=bin/tsumegen
+B=${TSUMEGEN:-bin/tsumegen}
 $B devices
 if [ "$mode" = sweep ]; then
     # VARIANTS unset: the default list; set to '' : the default options alone
@@ -51,7 +53,7 @@ if [ "$mode" = sweep ]; then
         echo "== variant TSUMEGEN_CL_OPTIONS='$v'"
         t0=$(date +%s.%N)
         TSUMEGEN_CL_OPTIONS="$v" $B bench screen --device gpu --gen-only --local-sweep \
-            --boards ${BOARDS:-200000} --gen-boards ${GEN_BOARDS:-16777216}
+            --boards ${BOARDS:-200000} --gen-boards ${GEN_BOARDS:-16777216} ${SWEEP_ARGS:-}
         echo "   variant wall $(awk "BEGIN{print $(date +%s.%N) - $t0}") s"
     done
 else

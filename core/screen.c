@@ -545,13 +545,17 @@ void sc_weights_finish(int32_t *w) {
 
 /* ---- everything -------------------------------------------------------- */
 
-int sc_screen_setup(const ScBoard *b, Position *pos, ScResult *r, int flags) {
+void sc_result_init(ScResult *r, int flags) {
     r->reason = 0; r->mate3 = 0; r->flags = 0;
     r->checks = 0; r->n_mate1 = 0; r->points = 0; r->n_futile = 0;
     for (int i = 0; i < SC_MATE1_SLOTS; i++) r->mate1[i] = 0;
     for (int i = 0; i < SC_FUTILE_SLOTS; i++) r->futile[i] = 0;
     /* what was asked for is flagged even for an illegal board (mate3 = 0 then) */
     r->flags = (uint8_t)(((flags & SC_DO_MATE3) ? SC_FLAG_MATE3 : 0) | ((flags & SC_DO_FUTILE) ? SC_FLAG_FUTILE : 0));
+}
+
+int sc_screen_setup(const ScBoard *b, Position *pos, ScResult *r, int flags) {
+    sc_result_init(r, flags);
     r->reason = (uint8_t)sc_setup_board(b, pos, flags & SC_STRICT_HANDS);
     return r->reason;
 }

@@ -127,6 +127,12 @@ void sc_screen(const ScBoard *b, ScResult *r, TG_GLOBAL const int32_t *w, int fl
  * GPU warp then runs legal boards together): sc_screen_setup fills r as far as
  * legality and returns r->reason; for SC_OK, sc_screen_legal completes r. */
 int sc_screen_setup(const ScBoard *b, Position *pos, ScResult *r, int flags);  /* pos without keys */
+/* What sc_screen_setup puts in r before the legality test (reason SC_OK). */
+void sc_result_init(ScResult *r, int flags);
+/* Bytes per Position in a device buffer (kernels/screen_gen.cl keeps the legal
+ * boards' positions between its two passes); checked against sizeof(Position). */
+#define SC_POS_STRIDE 512
+typedef char sc_pos_fits_stride[sizeof(Position) <= SC_POS_STRIDE ? 1 : -1];
 void sc_screen_legal(Position *pos, ScResult *r, TG_GLOBAL const int32_t *w, int flags);
 
 /* Iterator over the legal checks of the side to move, in gen_checks order.

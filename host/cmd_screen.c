@@ -403,7 +403,7 @@ static int bench_gen(const ScreenArgs *a, OclScreen *s, const int32_t *w, size_t
     static const char *const MODE[2] = {"gen+validity+mate1+pts", "gen + mate3"};
     static const int MODE_FLAGS[2] = {0, SC_DO_MATE3};
     int status = 0;
-    for (int mode = 0; mode < 2; mode++) {
+    for (int mode = 0; mode < ((a->flags & SC_DO_MATE3) ? 2 : 1); mode++) {  /* --no-mate3: the first row only */
         size_t m = mode ? n / 10 : n, gm = mode ? gn / 10 : gn;
         ScGenJob job = {a->seed, 0, m, MODE_FLAGS[mode], SC_KEEP_CHECK, 0};
         ScGenStats st[3];

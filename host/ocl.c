@@ -118,7 +118,7 @@ struct OclScreen {
     cl_kernel gen_kern[8], gen_split_k[8], gen_legal_k[8];
     size_t gen_local[8];
     int gen_split;                /* two passes (legal boards listed first); see screen_gen.cl */
-    cl_mem gen_digest[2], gen_stats[2], gen_kept[2], gen_legal[2];
+    cl_mem gen_digest[2], gen_stats[2], gen_kept[2], gen_legal[2], gen_pos[2];
     size_t gen_kept_cap;
     double gen_build_s;
     char err[1024];
@@ -434,6 +434,7 @@ void ocl_screen_close(OclScreen *s) {
         if (s->gen_stats[i]) clReleaseMemObject(s->gen_stats[i]);
         if (s->gen_kept[i]) clReleaseMemObject(s->gen_kept[i]);
         if (s->gen_legal[i]) clReleaseMemObject(s->gen_legal[i]);
+        if (s->gen_pos[i]) clReleaseMemObject(s->gen_pos[i]);
     }
     if (s->w) clReleaseMemObject(s->w);
     if (s->prog) clReleaseProgram(s->prog);
@@ -577,6 +578,17 @@ static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, u
         s->gen_kept_cap = cap;
     }
     if (!local) local = s->gen_local[job->flags & 7];
+    /* two passes keep a Position per legal board between them: smaller chunks
+     * (2^21 boards, 1 GiB a slot, on GPUs; 2^16 elsewhere) */
+    size_t chunk = GEN_CHUNK;
+    if (split) {
+        chunk = (s->dev.type & CL_DEVICE_TYPE_GPU) ? (size_t)1 << 21 : (size_t)1 << 16;
+        for (int i = 0; i < 2 && !s->gen_pos[i]; i++) {
+            cl_int e;
+            s->gen_pos[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, chunk * SC_POS_STRIDE, NULL, &e);
+            if (e != CL_SUCCESS) return util_fail(s->err, sizeof s->err, "clCreateBuffer(positions): %s", cl_errname(e));
+        }
+    }
     cl_ulong seed = job->seed;
     cl_int keep_mode = job->keep_mode, min_points = job->min_points, want = digest != NULL;
     size_t next = 0;
@@ -598,7 +610,7 @@ static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, u
             st->kept += cnt[slot][2];
         }
         if (next < job->n) {
-            size_t m = job->n - next < GEN_CHUNK ? job->n - next : GEN_CHUNK;
+            size_t m = job->n - next < chunk ? job->n - next : chunk;
             cl_ulong base = job->base + next;
             cl_uint nn = (cl_uint)m, mk = (cl_uint)(kept ? (max_kept - nk < cap ? max_kept - nk : cap) : 0);
             cl_command_queue q = s->q[slot];
@@ -606,11 +618,11 @@ static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, u
             size_t global = (m + local - 1) / local * local;
             if (split) {
                 KArg a1[] = {KA(seed), KA(base), KA(nn), KA(want), KA(s->gen_digest[slot]), KA(s->gen_stats[slot]),
-                             KA(s->gen_legal[slot])};
-                KArg a2[] = {KA(seed), KA(base), KA(s->w), KA(keep_mode), KA(min_points), KA(want),
-                             KA(s->gen_digest[slot]), KA(s->gen_stats[slot]), KA(s->gen_legal[slot]),
+                             KA(s->gen_legal[slot]), KA(s->gen_pos[slot])};
+                KArg a2[] = {KA(base), KA(s->w), KA(keep_mode), KA(min_points), KA(want), KA(s->gen_digest[slot]),
+                             KA(s->gen_stats[slot]), KA(s->gen_legal[slot]), KA(s->gen_pos[slot]),
                              KA(s->gen_kept[slot]), KA(mk)};
-                if (launch(s, q, s->gen_split_k[f], "screen_gen_split", a1, 7, global, local) ||
+                if (launch(s, q, s->gen_split_k[f], "screen_gen_split", a1, 8, global, local) ||
                     launch(s, q, s->gen_legal_k[f], "screen_gen_legal", a2, 11, global, local))
                     goto bad;
             } else {

@@ -51,20 +51,21 @@ __kernel void screen_gen(ulong seed, ulong base, uint n, __global const int *wei
  * boards need the check and mate search, illegal ones (about 60% of a random
  * stream) stop after set-up, and in one pass a warp waits for its slowest lane.
  * Pass 1 settles the illegal boards and lists the legal ones' offsets in
- * legal[] (stats[3] of them); pass 2, one work-item per listed board (the rest
- * return at once), makes each again from its index and screens it whole.
- * Results, counters and kept indices equal screen_gen's. */
+ * legal[] and their set-up positions in pos_store (SC_POS_STRIDE bytes each;
+ * stats[3] of them); pass 2, one work-item per listed board (the rest return at
+ * once), screens each from its stored position.  Results, counters and kept
+ * indices equal screen_gen's. */
 __kernel void screen_gen_split(ulong seed, ulong base, uint n, int want_digest, __global uint *digest,
-                               __global uint *stats, __global uint *legal) {
+                               __global uint *stats, __global uint *legal, __global ulong *pos_store) {
     __local uint l_count, l_base;
     uint lid = (uint)get_local_id(0), i = (uint)get_global_id(0), slot = 0;
     int ok = 0;
+    Position pos;
     if (lid == 0) l_count = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (i < n) {
         ScBoard b;
         ScResult r;
-        Position pos;
         sc_gen_board(seed, base + i, &b);
         ok = sc_screen_setup(&b, &pos, &r, SC_GEN_FLAGS) == SC_OK;
         if (ok) slot = atomic_inc(&l_count);
@@ -77,23 +78,25 @@ __kernel void screen_gen_split(ulong seed, ulong base, uint n, int want_digest, 
         if (l_count) atomic_add(&stats[0], l_count);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (ok) legal[l_base + slot] = i;
+    if (ok) {
+        legal[l_base + slot] = i;
+        *(__global Position *)(pos_store + (size_t)(l_base + slot) * (SC_POS_STRIDE / 8)) = pos;
+    }
 }
 
-__kernel void screen_gen_legal(ulong seed, ulong base, __global const int *weights, int keep_mode, int min_points,
+__kernel void screen_gen_legal(ulong base, __global const int *weights, int keep_mode, int min_points,
                                int want_digest, __global uint *digest, __global uint *stats,
-                               __global const uint *legal, __global ulong *kept, uint max_kept) {
+                               __global const uint *legal, __global const ulong *pos_store, __global ulong *kept,
+                               uint max_kept) {
     __local uint l_mate1;
     uint lid = (uint)get_local_id(0), j = (uint)get_global_id(0);
     if (lid == 0) l_mate1 = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (j < stats[3]) {
         uint i = legal[j];
-        ScBoard b;
         ScResult r;
-        Position pos;
-        sc_gen_board(seed, base + i, &b);
-        sc_screen_setup(&b, &pos, &r, SC_GEN_FLAGS);
+        Position pos = *(__global const Position *)(pos_store + (size_t)j * (SC_POS_STRIDE / 8));
+        sc_result_init(&r, SC_GEN_FLAGS);
         sc_screen_legal(&pos, &r, weights, SC_GEN_FLAGS);
         if (want_digest) digest[i] = sc_result_digest(&r);
         if (r.n_mate1) atomic_inc(&l_mate1);
