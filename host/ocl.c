@@ -119,6 +119,7 @@ struct OclScreen {
     size_t gen_local[8];
     int gen_split;                /* two passes (legal boards listed first); see screen_gen.cl */
     cl_mem gen_digest[2], gen_stats[2], gen_kept[2], gen_legal[2], gen_pos[2];
+    size_t gen_pos_chunk;         /* boards per chunk in two passes (gen_pos sized for it), 0 = not yet */
     size_t gen_kept_cap;
     double gen_build_s;
     char err[1024];
@@ -579,16 +580,27 @@ static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, u
     }
     if (!local) local = s->gen_local[job->flags & 7];
     /* two passes keep a Position per legal board between them: smaller chunks
-     * (2^21 boards, 1 GiB a slot, on GPUs; 2^16 elsewhere) */
+     * (2^21 boards, 1 GiB a slot, on GPUs; 2^16 elsewhere), halved until a slot
+     * fits the device's largest allocation; a device that cannot hold them
+     * runs one pass (same results) */
     size_t chunk = GEN_CHUNK;
-    if (split) {
-        chunk = (s->dev.type & CL_DEVICE_TYPE_GPU) ? (size_t)1 << 21 : (size_t)1 << 16;
-        for (int i = 0; i < 2 && !s->gen_pos[i]; i++) {
+    if (split && !s->gen_pos_chunk) {
+        cl_ulong maxalloc = 0;
+        clGetDeviceInfo(s->dev.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxalloc, &maxalloc, NULL);
+        size_t c = (s->dev.type & CL_DEVICE_TYPE_GPU) ? (size_t)1 << 21 : (size_t)1 << 16;
+        while (c > 4096 && maxalloc && (cl_ulong)c * SC_POS_STRIDE > maxalloc) c /= 2;
+        for (int i = 0; i < 2; i++) {
             cl_int e;
-            s->gen_pos[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, chunk * SC_POS_STRIDE, NULL, &e);
-            if (e != CL_SUCCESS) return util_fail(s->err, sizeof s->err, "clCreateBuffer(positions): %s", cl_errname(e));
+            s->gen_pos[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, c * SC_POS_STRIDE, NULL, &e);
+            if (e != CL_SUCCESS) {
+                for (int j = 0; j <= i; j++) if (s->gen_pos[j]) { clReleaseMemObject(s->gen_pos[j]); s->gen_pos[j] = NULL; }
+                s->gen_split = split = 0;
+                break;
+            }
         }
+        if (split) s->gen_pos_chunk = c;
     }
+    if (split) chunk = s->gen_pos_chunk;
     cl_ulong seed = job->seed;
     cl_int keep_mode = job->keep_mode, min_points = job->min_points, want = digest != NULL;
     size_t next = 0;
