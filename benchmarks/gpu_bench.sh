@@ -26,23 +26,7 @@ exec > >(tee "$out/gpu_bench.log") 2>&1
 echo "== $(date -u +%FT%TZ) $(hostname) mode $mode"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
 echo "cpus: $(nproc)"
-if ! ldconfig -p | grep -q 'libOpenCL.so.1' && [ -f .ocl/libOpenCL.so.1 ]; then
-    export LD_LIBRARY_PATH="$PWD/.ocl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    echo "ICD loader: .ocl/libOpenCL.so.1"
-fi
-if [ -z "$(ls /etc/OpenCL/vendors 2>/dev/null)" ]; then
-    lib=$(ldconfig -p | awk '/libnvidia-opencl.so.1/ {print $NF; exit}')
-    [ -z "$lib" ] && lib=$(find /usr/local/nvidia /usr/lib* -name 'libnvidia-opencl.so*' 2>/dev/null | head -1)
-    echo "NVIDIA OpenCL library: ${lib:-not found}"
-    if [ -n "$lib" ]; then
-        mkdir -p "$out/vendors"
-        echo "$lib" > "$out/vendors/nvidia.icd"
-        export OCL_ICD_VENDORS="$out/vendors"
-    fi
-fi
-export TSUMEGEN_CACHE_DIR=${TSUMEGEN_CACHE_DIR:-$out/cache}
-mkdir -p "$TSUMEGEN_CACHE_DIR/nv"
-export CUDA_CACHE_PATH="$TSUMEGEN_CACHE_DIR/nv" CUDA_CACHE_MAXSIZE=4294967296
+. benchmarks/gpu_env.sh
 B=${TSUMEGEN:-bin/tsumegen}
 $B devices
 if [ "$mode" = sweep ]; then
