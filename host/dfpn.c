@@ -141,13 +141,19 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
              * cycled between plies 22 and 26 for minutes.) */
             MoveList ev;
             int n = gen_defences(pos, mode, &ev);
-            int nondrop = mode != DF_FUTILE;
+            int nondrop = 0;
             for (int k = 0; k < n && !nondrop; k++) nondrop = !move_is_drop(ev.moves[k]);
             if (n == 0) {
                 f->pn[i] = 0; f->dn[i] = INF; f->len[i] = 0;
                 if (mode != DF_NODROP) interpose_correction(c, pos, f->ph[i]);
             }
-            else if (cdepth == 0 && nondrop) { f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_DEPTH; }
+            /* Not mated within 0: a non-drop defence is a refutation under every rule;
+             * under the plain rule a drop refutes too, and says so (DF_DREF), or a
+             * futile-rule query would borrow it where the drop is futile (mate in 1). */
+            else if (cdepth == 0 && (nondrop || mode == DF_PLAIN)) {
+                f->pn[i] = INF; f->dn[i] = 0;
+                f->flg[i] = (uint8_t)(DF_DEPTH | (nondrop ? 0 : DF_DREF));
+            }
             else f->pn[i] = (uint64_t)n;
         } else if (p.status == DF_UNKNOWN && !p.hit && child_or) {
             /* ... and its disproof side: a new OR child's dn = number of checks (each

@@ -145,6 +145,25 @@ TEST(dfpn_futile_depth_answers) {
     df_set_no_rep(c, 0);
 }
 
+/* A plain-rule depth cut whose defender has only drops left is a drop refutation:
+ * a futile-rule query must not borrow it.  R5e-5a+ mates at once under the futile
+ * rule (every interposition on 4a-2a is captured with mate: the knight guards 2a),
+ * while under the plain rule the defender's drops last, so "no mate within 1" holds
+ * there only because of drops.  The plain query runs first and fills the table. */
+TEST(dfpn_plain_depth_cut_by_drops_not_borrowed) {
+    DfCtx *c = ctx();
+    Position pos = test_load("8k/9/6N1G/9/4R4/9/9/9/9 b - 1");
+    df_begin(c, BLACK, 2000000, 0);
+    df_set_no_rep(c, 1);
+    CHECK(df_search(c, &pos, 1, DF_PLAIN).result == DF_DISPROVEN);
+    DfResult r = df_search(c, &pos, 1, DF_FUTILE);
+    CHECK(r.result == DF_PROVEN && r.len == 1);
+    df_begin(c, BLACK, 2000000, 0);  /* and cold: the same answer */
+    r = df_search(c, &pos, 1, DF_FUTILE);
+    CHECK(r.result == DF_PROVEN && r.len == 1);
+    df_set_no_rep(c, 0);
+}
+
 /* The final-position test of the checker: a plain mate, and sug20's end (drops left, all futile). */
 TEST(proofcheck_final_mate) {
     Position pos = test_load("4k4/9/4P4/9/9/9/9/9/9 b G 1");
