@@ -294,7 +294,7 @@ static void analyse_line_confirmed(DfCtx *c, const TsOptions *o, TsAnswer *a, co
  * TsOptions.tied_all: "any" (default) = perfect when some tied line is free of
  * 余詰, and that line is the one reported; "all" = cooked when any tied line is.
  * Lines are enumerated by branching at the defender nodes of a line already
- * analysed; TIED_LINES_MAX lines at most, beyond that the analysis is incomplete. */
+ * analysed (and at the attacker's promotion choices: promo_twins); TIED_LINES_MAX lines at most, beyond that the analysis is incomplete. */
 #define TIED_LINES_MAX 24
 
 typedef struct {
@@ -302,9 +302,30 @@ typedef struct {
     int branch;  /* ply index where this line leaves the line it came from */
 } TiedLine;
 
+/* The attacker's tie at a node of exact value n on the line: the same move with the
+ * other promotion choice (成不成, a note, not 余詰) when it also mates within n - 1.
+ * Either is the main line the composer may declare, so the verdict must not rest on
+ * which one the table offered first (a 19-ply problem was perfect with a 1 MB table
+ * and cooked with 64 MB).  Count in out (0 or 1); *unknown on a limit. */
+static int promo_twins(DfCtx *c, Position *pos, int n, Move played, MoveList *ml, Move *out, int *unknown) {
+    int nc = 0;
+    gen_checks(pos, ml);
+    for (int i = 0; i < ml->count; i++) {
+        Move m = ml->moves[i];
+        if (!same_but_promo(m, played)) continue;
+        Undo u;
+        pos_do_move(pos, m, &u);
+        DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
+        pos_undo_move(pos, m, &u);
+        if (r.result == DF_UNKNOWN) *unknown = 1;
+        if (r.result == DF_PROVEN) out[nc++] = m;
+    }
+    return nc;
+}
+
 /* Appends to q (from *nq, room for TIED_LINES_MAX) the lines that leave pv at a
- * defender ply in [from, upto) with another longest defence and end with the same
- * leftover.  *cut is set when a limit or the room left a line out. */
+ * defender ply (another longest defence) or an attacker ply (the other promotion
+ * choice) in [from, upto) and end with the same leftover.  *cut is set when a limit or the room left a line out. */
 static void tied_branches(DfCtx *c, const TsOptions *o, const Position *root, const TsAnswer *a, int from, int upto,
                           TiedLine *q, int *nq, int *cut) {
     int L = a->npv, attacker = root->side;
@@ -312,9 +333,11 @@ static void tied_branches(DfCtx *c, const TsOptions *o, const Position *root, co
     MoveList *ml = malloc(sizeof *ml);
     if (!ml) { *cut = 1; return; }
     for (int k = 0; k < upto && k < L && !df_aborted(c); k++) {
-        if (k >= from && pos.side != attacker) {
+        if (k >= from) {
             Move cand[64];
-            int unknown = 0, nc = longest_defences(c, &pos, L - k, a->pv[k], ml, cand, 64, &unknown);
+            int unknown = 0, nc = pos.side != attacker
+                                      ? longest_defences(c, &pos, L - k, a->pv[k], ml, cand, 64, &unknown)
+                                      : promo_twins(c, &pos, L - k, a->pv[k], ml, cand, &unknown);
             if (nc < 0 || unknown || nc == 64) *cut = 1;
             for (int i = 0; i < nc; i++) {
                 if (*nq >= TIED_LINES_MAX) { *cut = 1; break; }
@@ -370,7 +393,8 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
         if (o->tied_all ? b->nyozume > 0 : !b->nyozume) {
             /* adopt it: the reported line is the one the verdict rests on */
             char mv[8], was[TS_NOTE_LEN];
-            int k = q[h].branch;
+            int k = 0;  /* where the adopted line leaves a's (it may branch off another tied line) */
+            while (k < a->npv - 1 && a->pv[k] == b->pv[k]) k++;
             move_format(a->pv[k], mv);
             if (o->tied_all)
                 snprintf(was, sizeof was, "tied_lines: the line reported has 余詰; the tied line with %s at ply %d has none",
