@@ -155,7 +155,10 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
     for (int i = 0; i < CLUSTER; i++) {
         if (cl->gen[i] != c->gen || cl->key[i] != key) continue;
         int same = !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8);
-        int strong = same || (mode != DF_FUTILE && hand_ge(ah, e[i].ah) && hand_ge(e[i].dh, dh));
+        /* (no superior-hand proofs while positions are forbidden: the same moves
+         * with more pieces in hand pass through other positions, which may be
+         * forbidden ones; a 1 MB table once reported a detour as 余詰) */
+        int strong = same || (mode != DF_FUTILE && !c->nforbid && hand_ge(ah, e[i].ah) && hand_ge(e[i].dh, dh));
         int weak = same || (mode != DF_FUTILE && hand_ge(e[i].ah, ah) && hand_ge(dh, e[i].dh));
         if (strong && e[i].mate_len <= depth && e[i].mate_len < p->len) {
             p->len = e[i].mate_len;
@@ -218,7 +221,7 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
     }
     uint8_t ah[8], dh[8];
     hands_of(c, pos, mode, ah, dh);
-    if (r->pn == 0 && mode != DF_FUTILE) memcpy(ah, r->ph, 8);  /* a proof holds for its proof hand */
+    if (r->pn == 0 && mode != DF_FUTILE && !c->nforbid) memcpy(ah, r->ph, 8);  /* a proof holds for its proof hand */
     Cluster *cl = &c->tt[key & c->cmask];
     Entry *e = cl->e, *t = NULL;
     for (int i = 0; i < CLUSTER; i++)
