@@ -360,6 +360,28 @@ def promotion_ties():
                   "cshogi: the 余詰 %s at ply %d of the cooked line mates" % (y["move"], y["ply"]))
 
 
+def detour_ties():
+    """A 15-ply position (a Table 2 problem with one piece promoted) with tied lines
+    at ply 4: after 5a4b the line has 余詰 at ply 9 (7d6c), after 5a6b none.  The
+    attacker's G*6b at ply 3 mates only through later positions of the line (迂回,
+    no 余詰).  With a 1 MB table the 余詰 test proved G*6b "avoiding the line" from
+    a superior-hand proof, whose moves with more pieces in hand pass through other
+    positions (forbidden ones among them); the line was then cooked at ply 3,
+    before the tie, and the clean line never searched.  any: perfect at every size;
+    all: cooked, the only 余詰 at ply 9."""
+    sfen = "4k4/4s1+p+B1/1P1sP4/2+N6/5+B3/6G2/9/9/9 b G2r2g2s3n4l15p 1"
+    for mb in ("1", "16"):
+        r = solve([sfen], "--verify", "--hash", mb, "--nodes", "2000000")
+        a = r[0] if r else {}
+        ok = a.get("perfect") is True and a.get("length") == 15 and a.get("verified") is True and a["pv"][3] == "5a6b"
+        check(ok, "detour ties, any, %s MB: %s" % (mb, json.dumps(a)[:400]))
+        r = solve([sfen], "--verify", "--hash", mb, "--nodes", "2000000", "--tied-lines", "all")
+        b = r[0] if r else {}
+        ok = b.get("perfect") is False and b.get("flaws") == ["yozume"] and \
+            [(y["ply"], y["move"]) for y in b.get("yozume", [])] == [(9, "7d6c")]
+        check(ok, "detour ties, all, %s MB: %s" % (mb, json.dumps(b)[:400]))
+
+
 def superiority_disproof():
     """Zuko 6 meets, within its first 1,000 nodes, a new defender node whose disproof
     comes from an entry with a superior hand; the df-pn+ estimate once overwrote it
@@ -379,6 +401,7 @@ def main():
     superiority_disproof()
     tied_lines()
     promotion_ties()
+    detour_ties()
     regressions()
     near_misses()
     near_misses_added()
