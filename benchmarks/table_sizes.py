@@ -25,6 +25,8 @@ import sys
 import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from test_oracle import sfen_board as compress  # noqa: E402  (9 ranks of cells -> the SFEN board field)
 
 
 def read_sources(paths, per_file):
@@ -59,21 +61,6 @@ def expand(board):
                 i += 1
         rows.append(row)
     return rows
-
-
-def compress(rows):
-    out = []
-    for row in rows:
-        s, e = "", 0
-        for c in row:
-            if not c:
-                e += 1
-                continue
-            if e:
-                s, e = s + str(e), 0
-            s += c
-        out.append(s + (str(e) if e else ""))
-    return "/".join(out)
 
 
 def attacker_hand(hand):

@@ -292,6 +292,16 @@ def cshogi_mates_after(board, usi, depth):
     return ok
 
 
+def cshogi_confirms_yozume(sfen, b):
+    """cshogi: the first 余詰 of answer b (on its pv) mates."""
+    y = b["yozume"][0]
+    board = cshogi.Board(sfen)
+    for mv in b["pv"][:y["ply"] - 1]:
+        board.push_usi(mv)
+    check(cshogi_mates_after(board, y["move"], y["length"] - 1),
+          "cshogi: the 余詰 %s at ply %d of the cooked line mates" % (y["move"], y["ply"]))
+
+
 def tied_lines():
     """A composed 25-ply problem with two longest defences of equal leftover at ply 16
     (N*6b, P*6b: 変同).  After N*6b the attacker has a second mate at ply 23 (N*8c);
@@ -311,12 +321,7 @@ def tied_lines():
     ok = b.get("perfect") is False and b.get("flaws") == ["yozume"] and b.get("length") == 25 and b.get("yozume")
     check(ok, "tied lines, all: %s" % json.dumps(b)[:400])
     if ok:
-        y = b["yozume"][0]
-        board = cshogi.Board(sfen)
-        for mv in b["pv"][:y["ply"] - 1]:
-            board.push_usi(mv)
-        check(cshogi_mates_after(board, y["move"], y["length"] - 1),
-              "cshogi: the 余詰 %s at ply %d of the cooked line mates" % (y["move"], y["ply"]))
+        cshogi_confirms_yozume(sfen, b)
     if a.get("pv"):
         for k in range(16, 24, 2):
             board = cshogi.Board(sfen)
@@ -352,12 +357,7 @@ def promotion_ties():
         ok = b.get("perfect") is False and b.get("flaws") == ["yozume"] and b.get("length") == 19 and b.get("yozume")
         check(ok, "promotion ties, all, %s MB: %s" % (mb, json.dumps(b)[:400]))
         if ok:
-            y = b["yozume"][0]
-            board = cshogi.Board(sfen)
-            for mv in b["pv"][:y["ply"] - 1]:
-                board.push_usi(mv)
-            check(cshogi_mates_after(board, y["move"], y["length"] - 1),
-                  "cshogi: the 余詰 %s at ply %d of the cooked line mates" % (y["move"], y["ply"]))
+            cshogi_confirms_yozume(sfen, b)
 
 
 def detour_ties():
