@@ -10,6 +10,7 @@ df-pn keeps different entries in different tables, so a verdict that changes wit
 the table is a bug in what an entry is trusted for.
 
     python3 benchmarks/table_sizes.py [SOURCE ...] [--hash A B] [--nodes N] [--threads T]
+                                      [--per-file N] [--seed S] [--solve-options='...']
 
 SOURCE: files of SFENs (`SFEN` or `SFEN moves ...` lines, '#' comments) or compose
 problems.jsonl; default: the first 300 problems of each ShogiBoardQ set in data/.
@@ -104,13 +105,13 @@ def variants(sfen, rnd):
     return out
 
 
-def solve(exe, sfens, mb, nodes, threads):
+def solve(exe, sfens, mb, nodes, threads, extra):
     with tempfile.NamedTemporaryFile("w", suffix=".sfen", delete=False) as f:
         f.write("\n".join(sfens) + "\n")
         name = f.name
     try:
         with open(name) as fin:
-            p = subprocess.run([exe, "solve", "--hash", str(mb), "--nodes", str(nodes), "--threads", str(threads)],
+            p = subprocess.run([exe, "solve", "--hash", str(mb), "--nodes", str(nodes), "--threads", str(threads)] + extra,
                                stdin=fin, capture_output=True, text=True)
     finally:
         os.unlink(name)
@@ -134,13 +135,14 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--per-file", type=int, default=0, help="at most this many problems per source file")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--solve-options", default="", help="more solve options, as one argument: --solve-options=--yozume-confirm")
     a = ap.parse_args()
     srcs = a.sources or sorted(glob.glob(os.path.join(ROOT, "data/third_party/shogiboardq/*.txt")))
     per_file = a.per_file or (300 if not a.sources else 0)
     rnd = random.Random(a.seed)
     pos = [v for s in read_sources(srcs, per_file) for v in variants(s, rnd)]
     exe = os.environ.get("TSUMEGEN", os.path.join(ROOT, "bin/tsumegen"))
-    res = [solve(exe, pos, mb, a.nodes, a.threads) for mb in a.hash]
+    res = [solve(exe, pos, mb, a.nodes, a.threads, a.solve_options.split()) for mb in a.hash]
     real = 0
     for x, y in zip(*res):
         if x.get("result") == "error" or verdict(x) == verdict(y) or limited(x) or limited(y):
