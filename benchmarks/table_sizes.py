@@ -6,11 +6,13 @@ defender piece added, one defender piece removed, one more attacker piece in han
 one piece's promotion toggled), solves them all with `tsumegen solve` at two table
 sizes, and lists every position whose verdict (result, length, perfect, flaws)
 differs, unless a limit explains it (unknown, or an incomplete analysis on one side).
+--symmetry: also the left-right mirror and the colour flip (White attacking) of each
+variant, solved at the second size: the same problem, so the same verdict.
 df-pn keeps different entries in different tables, so a verdict that changes with
 the table is a bug in what an entry is trusted for.
 
     python3 benchmarks/table_sizes.py [SOURCE ...] [--hash A B] [--nodes N] [--threads T]
-                                      [--per-file N] [--seed S] [--solve-options='...']
+                                      [--per-file N] [--seed S] [--solve-options='...'] [--symmetry]
 
 SOURCE: files of SFENs (`SFEN` or `SFEN moves ...` lines, '#' comments) or compose
 problems.jsonl; default: the first 300 problems of each ShogiBoardQ set in data/.
@@ -105,6 +107,20 @@ def variants(sfen, rnd):
     return out
 
 
+def mirror(sfen):
+    """The left-right mirror: the same problem."""
+    board, side, hand, num = sfen.split()
+    return " ".join([compress([r[::-1] for r in expand(board)]), side, hand, num])
+
+
+def colour_flip(sfen):
+    """The board turned round with the colours swapped: the same problem, White attacking."""
+    board, side, hand, num = sfen.split()
+    swap = lambda c: c.lower() if c.isupper() else c.upper()
+    rows = [[p[:-1] + swap(p[-1]) if p else p for p in r[::-1]] for r in expand(board)[::-1]]
+    return " ".join([compress(rows), "w" if side == "b" else "b", "".join(map(swap, hand)) if hand != "-" else "-", num])
+
+
 def solve(exe, sfens, mb, nodes, threads, extra):
     with tempfile.NamedTemporaryFile("w", suffix=".sfen", delete=False) as f:
         f.write("\n".join(sfens) + "\n")
@@ -122,6 +138,16 @@ def verdict(d):
     return (d["result"], d.get("length"), d.get("perfect"), tuple(sorted(d.get("flaws", []))))
 
 
+def same_verdict(x, y):
+    """Equal verdicts, or a difference a limit explains, or one in a cooked problem's
+    leftover flag alone (its main line follows whichever shortest mate the table or
+    the move order offered first; not perfect either way)."""
+    if verdict(x) == verdict(y) or limited(x) or limited(y):
+        return True
+    return not x.get("perfect") and not y.get("perfect") and "yozume" in x.get("flaws", []) + y.get("flaws", []) \
+        and x["length"] == y["length"] and set(x["flaws"]) ^ set(y["flaws"]) <= {"leftover"}
+
+
 def limited(d):
     notes = d.get("notes", [])
     return d["result"] == "unknown" or any("incomplete" in n or "upper_bound" in n for n in notes)
@@ -135,6 +161,7 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--per-file", type=int, default=0, help="at most this many problems per source file")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--symmetry", action="store_true", help="also solve each variant's mirror and colour flip")
     ap.add_argument("--solve-options", default="", help="more solve options, as one argument: --solve-options=--yozume-confirm")
     a = ap.parse_args()
     srcs = a.sources or sorted(glob.glob(os.path.join(ROOT, "data/third_party/shogiboardq/*.txt")))
@@ -145,16 +172,23 @@ def main():
     res = [solve(exe, pos, mb, a.nodes, a.threads, a.solve_options.split()) for mb in a.hash]
     real = 0
     for x, y in zip(*res):
-        if x.get("result") == "error" or verdict(x) == verdict(y) or limited(x) or limited(y):
-            continue
-        # a cooked line's leftover may follow the cook the table offered first (both not perfect)
-        if not x.get("perfect") and not y.get("perfect") and "yozume" in x.get("flaws", []) + y.get("flaws", []) \
-                and x["length"] == y["length"] and set(x["flaws"]) ^ set(y["flaws"]) <= {"leftover"}:
+        if x.get("result") == "error" or same_verdict(x, y):
             continue
         real += 1
         print("DIFFERENT %s: %s MB %s, %s MB %s" % (x["sfen"], a.hash[0], verdict(x), a.hash[1], verdict(y)))
     valid = sum(r.get("result") != "error" for r in res[1])
     print("%d variants (%d valid), tables %d and %d MB: %d real differences" % (len(pos), valid, a.hash[0], a.hash[1], real))
+    if a.symmetry:  # the mirror and the colour flip of each variant give the same verdict
+        asym = 0
+        for name, f in (("mirror", mirror), ("colour flip", colour_flip)):
+            res2 = solve(exe, [f(p) for p in pos], a.hash[1], a.nodes, a.threads, a.solve_options.split())
+            for x, y in zip(res[1], res2):
+                if x.get("result") == "error" or same_verdict(x, y):
+                    continue
+                asym += 1
+                print("ASYMMETRIC (%s) %s: %s, %s" % (name, x["sfen"], verdict(x), verdict(y)))
+        print("mirror and colour flip at %d MB: %d differences" % (a.hash[1], asym))
+        real += asym
     print("table_sizes: %d passed, %d failed" % (valid - real, real))
     return 1 if real else 0
 

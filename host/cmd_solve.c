@@ -48,7 +48,8 @@ const char USAGE_SOLVE[] =
     "  --tied-lines R  several main lines tie on length and leftover (変同): any (default)\n"
     "                = perfect when one of them has no 余詰 (that line is the pv; the\n"
     "                others' mates are 変化別詰, noted); all = cooked when any has 余詰;\n"
-    "                a move that mates with and without promotion ties the same way\n"
+    "                the attacker's ties count too: 成不成, a second shortest mate, and\n"
+    "                the last move's alternatives\n"
     "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
     "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
     "Exit status: 0, or 2 if an input was rejected (its line has \"result\":\"error\").\n";

@@ -294,7 +294,7 @@ static void analyse_line_confirmed(DfCtx *c, const TsOptions *o, TsAnswer *a, co
  * TsOptions.tied_all: "any" (default) = perfect when some tied line is free of
  * 余詰, and that line is the one reported; "all" = cooked when any tied line is.
  * Lines are enumerated by branching at the defender nodes of a line already
- * analysed (and at the attacker's promotion choices: promo_twins); TIED_LINES_MAX lines at most, beyond that the analysis is incomplete. */
+ * analysed (and at the attacker's ties: attacker_ties); TIED_LINES_MAX lines at most, beyond that the analysis is incomplete. */
 #define TIED_LINES_MAX 24
 
 typedef struct {
@@ -302,17 +302,26 @@ typedef struct {
     int branch;  /* ply index where this line leaves the line it came from */
 } TiedLine;
 
-/* The attacker's tie at a node of exact value n on the line: the same move with the
- * other promotion choice (成不成, a note, not 余詰) when it also mates within n - 1.
- * Either is the main line the composer may declare, so the verdict must not rest on
- * which one the table offered first (a 19-ply problem was perfect with a 1 MB table
- * and cooked with 64 MB).  Count in out (0 or 1); *unknown on a limit. */
-static int promo_twins(DfCtx *c, Position *pos, int n, Move played, MoveList *ml, Move *out, int *unknown) {
+/* The attacker's ties at ply k (a node of exact value n) of line a: the same move
+ * with the other promotion choice (成不成, a note, not 余詰), a 余詰 of a at this
+ * ply that also mates within n - 1, and on the last move every other mate (allowed,
+ * a note).  Each is a main line the composer may declare, and the verdict must not
+ * rest on which one the table or the move order offered first: the promotion
+ * twin's lines differed (a 19-ply position was perfect with a 1 MB table, cooked
+ * with 64 MB), and whether a shortest mate is a 余詰 or a detour (迂回) depends on
+ * the other line's later positions, its final one included (a 3-ply position was
+ * cooked and its mirror image perfect).  Count in out; *unknown on a limit. */
+static int attacker_ties(DfCtx *c, Position *pos, const TsAnswer *a, int k, int n, MoveList *ml, Move *out,
+                         int *unknown) {
     int nc = 0;
+    Move played = a->pv[k];
     gen_checks(pos, ml);
-    for (int i = 0; i < ml->count; i++) {
+    for (int i = 0; i < ml->count && nc < 64; i++) {
         Move m = ml->moves[i];
-        if (!same_but_promo(m, played)) continue;
+        int tie = n == 1 || same_but_promo(m, played);  /* (n 1: a final-move alternative) */
+        for (int j = 0; j < a->nyozume && j < TS_MAX_YOZUME && !tie; j++)
+            tie = a->yozume[j].ply == k + 1 && a->yozume[j].move == m;
+        if (!tie) continue;
         Undo u;
         pos_do_move(pos, m, &u);
         DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
@@ -324,8 +333,8 @@ static int promo_twins(DfCtx *c, Position *pos, int n, Move played, MoveList *ml
 }
 
 /* Appends to q (from *nq, room for TIED_LINES_MAX) the lines that leave pv at a
- * defender ply (another longest defence) or an attacker ply (the other promotion
- * choice) in [from, upto) and end with the same leftover.  *cut is set when a limit or the room left a line out. */
+ * defender ply (another longest defence) or an attacker ply (attacker_ties) in
+ * [from, upto) and end with the same leftover.  *cut is set when a limit or the room left a line out. */
 static void tied_branches(DfCtx *c, const TsOptions *o, const Position *root, const TsAnswer *a, int from, int upto,
                           TiedLine *q, int *nq, int *cut) {
     int L = a->npv, attacker = root->side;
@@ -337,7 +346,7 @@ static void tied_branches(DfCtx *c, const TsOptions *o, const Position *root, co
             Move cand[64];
             int unknown = 0, nc = pos.side != attacker
                                       ? longest_defences(c, &pos, L - k, a->pv[k], ml, cand, 64, &unknown)
-                                      : promo_twins(c, &pos, L - k, a->pv[k], ml, cand, &unknown);
+                                      : attacker_ties(c, &pos, a, k, L - k, ml, cand, &unknown);
             if (nc < 0 || unknown || nc == 64) *cut = 1;
             for (int i = 0; i < nc; i++) {
                 if (*nq >= TIED_LINES_MAX) { *cut = 1; break; }
@@ -352,7 +361,9 @@ static void tied_branches(DfCtx *c, const TsOptions *o, const Position *root, co
                 LineCtx lc = {c, attacker, o->tie_plies > 0 ? o->tie_plies : TIE_BUDGET_PLIES, 0};
                 int left = line_from(&lc, &p2, L - k - 1, t->pv, &np);
                 if (left < 0 || lc.ties_cut) *cut = 1;
-                if (left == a->leftover && np == L) (*nq)++;  /* (fewer left: the main line's tie was cut) */
+                int seen = 0;  /* (a line reached from two branch points is analysed once) */
+                for (int h = 0; h < *nq && !seen; h++) seen = !memcmp(q[h].pv, t->pv, sizeof(Move) * (size_t)L);
+                if (left == a->leftover && np == L && !seen) (*nq)++;  /* (fewer left: the main line's tie was cut) */
             }
         }
         Undo u;

@@ -382,6 +382,22 @@ def detour_ties():
         check(ok, "detour ties, all, %s MB: %s" % (mb, json.dumps(b)[:400]))
 
 
+def mirror_ties():
+    """Two shortest first moves, 5d4c+ and 5d5c+ (a ShogiBoardQ 3-ply problem with a
+    piece added, found by table_sizes.py --symmetry): with 5d4c+ as the main line,
+    5d5c+ is a 余詰; with 5d5c+ ... 5c5b, 5d4c+ mates only through that line's final
+    position (迂回).  Which line was followed came from the move order (and the last
+    move's choice among the final-move alternatives), so the problem was cooked and
+    its mirror image perfect.  any: perfect both ways; all: cooked both ways."""
+    sfen = "9/5k3/6R2/4S1+B2/9/9/9/9/9 b rb4g3s4n4l18p 1"
+    mirror = "9/3k5/2R6/2+B1S4/9/9/9/9/9 b rb4g3s4n4l18p 1"
+    for tied, perfect in (("any", True), ("all", False)):
+        r = solve([sfen, mirror], "--verify", "--tied-lines", tied)
+        ok = len(r) == 2 and all(x.get("perfect") is perfect and x.get("length") == 3 and x.get("verified") is True
+                                 for x in r)
+        check(ok, "mirror ties, %s: %s" % (tied, json.dumps(r)[:600]))
+
+
 def superiority_disproof():
     """Zuko 6 meets, within its first 1,000 nodes, a new defender node whose disproof
     comes from an entry with a superior hand; the df-pn+ estimate once overwrote it
@@ -402,6 +418,7 @@ def main():
     tied_lines()
     promotion_ties()
     detour_ties()
+    mirror_ties()
     regressions()
     near_misses()
     near_misses_added()
