@@ -386,15 +386,22 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
     TsAnswer *b = malloc(sizeof *b);
     int nq = 0, cut = 0, incomplete = 0;
     if (!q || !b) { free(q); free(b); a->complete = 0; return; }
-    /* Branches anywhere on the line, also after its first 余詰: 迂回 (a mate that
-     * passes through a later main-line position is no 余詰) is judged against the
-     * line's own later positions, so an attacker's alternative before the branch
-     * can be a 余詰 against one tied line and a detour against another.  (No
-     * position showing it was found in 7,379 variants of composed problems; the
-     * cost there: +26 % time for the full analysis of cooked ones, none measurable
-     * in the composer, which stops at the first flaw.) */
-    tied_branches(c, o, root, a, 0, a->npv, q, &nq, &cut);
-    for (int h = 0; h < nq && !df_aborted(c); h++) {
+    /* Two phases.  First the lines that leave a before its first 余詰 (only they
+     * can escape it as a 余詰), each followed the same way.  Then, if none was
+     * clean, the lines that leave a after it: 迂回 (a mate that passes through a
+     * later main-line position is no 余詰) is judged against each line's own later
+     * positions, so a 余詰 of a can be a detour through another tied line (a 3-ply
+     * position was cooked and its mirror image perfect).  Branching everywhere at
+     * once filled the 24-line cap before the clean line of a 13-ply problem. */
+    int phase = o->tied_all;  /* (all: every tied line at once) */
+    tied_branches(c, o, root, a, 0, phase ? a->npv : first_yozume_index(a), q, &nq, &cut);
+    for (int h = 0; !df_aborted(c); h++) {
+        if (h >= nq) {
+            if (phase) break;
+            phase = 1;
+            tied_branches(c, o, root, a, first_yozume_index(a), a->npv, q, &nq, &cut);
+            if (h >= nq) break;
+        }
         memset(b, 0, sizeof *b);
         b->result = a->result;
         b->length = a->length;
@@ -432,7 +439,7 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
             return;
         }
         if (nq < TIED_LINES_MAX)
-            tied_branches(c, o, root, b, q[h].branch + 1, b->npv, q, &nq, &cut);
+            tied_branches(c, o, root, b, q[h].branch + 1, phase ? b->npv : first_yozume_index(b), q, &nq, &cut);
     }
     if (cut || incomplete || df_aborted(c)) {
         a->complete = 0;
