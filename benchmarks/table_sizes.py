@@ -25,11 +25,10 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "tests"))
-from test_oracle import sfen_board as compress  # noqa: E402  (9 ranks of cells -> the SFEN board field)
+from test_solve import board_rows, board_text  # noqa: E402  (SFEN board field <-> 9 ranks of cells, "." empty)
 
 
 def read_sources(paths, per_file):
@@ -48,24 +47,6 @@ def read_sources(paths, per_file):
     return out
 
 
-def expand(board):
-    rows = []
-    for r in board.split("/"):
-        row, i = [], 0
-        while i < len(r):
-            if r[i].isdigit():
-                row += [""] * int(r[i])
-                i += 1
-            elif r[i] == "+":
-                row.append(r[i:i + 2])
-                i += 2
-            else:
-                row.append(r[i])
-                i += 1
-        rows.append(row)
-    return rows
-
-
 def attacker_hand(hand):
     """The attacker's (upper-case) part of a hand field; the defender's follows by convention."""
     out, num = "", ""
@@ -81,22 +62,22 @@ def attacker_hand(hand):
 
 def variants(sfen, rnd):
     board, side, hand, num = sfen.split()
-    rows, ah = expand(board), attacker_hand(hand)
-    cells = lambda pred: [(i, j) for i in range(9) for j in range(9) if rows[i][j] and pred(rows[i][j])]
+    rows, ah = board_rows(board), attacker_hand(hand)
+    cells = lambda pred: [(i, j) for i in range(9) for j in range(9) if rows[i][j] != "." and pred(rows[i][j])]
     out = []
 
-    def with_cell(i, j, piece, h=None):
+    def with_cell(i, j, piece):
         r = [row[:] for row in rows]
         r[i][j] = piece
-        out.append(" ".join([compress(r), side, h if h is not None else (ah or "-"), num]))
+        out.append(" ".join([board_text(r), side, ah or "-", num]))
 
     atk = cells(lambda p: p[-1].isupper() and p[-1] != "K")
     if atk:
-        with_cell(*rnd.choice(atk), "")
+        with_cell(*rnd.choice(atk), ".")
     dfd = cells(lambda p: p[-1].islower() and p[-1] != "k")
     if dfd:
-        with_cell(*rnd.choice(dfd), "")
-    empty = [(i, j) for i in range(9) for j in range(9) if not rows[i][j] and i < 8]
+        with_cell(*rnd.choice(dfd), ".")
+    empty = [(i, j) for i in range(9) for j in range(9) if rows[i][j] == "." and i < 8]
     with_cell(*rnd.choice(empty), rnd.choice("pslgn"))
     out.append(" ".join([board, side, ah + rnd.choice("PLNSGBR"), num]))
     prom = cells(lambda p: p[-1].upper() in "PLNSBR")
@@ -110,28 +91,28 @@ def variants(sfen, rnd):
 def mirror(sfen):
     """The left-right mirror: the same problem."""
     board, side, hand, num = sfen.split()
-    return " ".join([compress([r[::-1] for r in expand(board)]), side, hand, num])
+    return " ".join([board_text([r[::-1] for r in board_rows(board)]), side, hand, num])
 
 
 def colour_flip(sfen):
     """The board turned round with the colours swapped: the same problem, White attacking."""
     board, side, hand, num = sfen.split()
     swap = lambda c: c.lower() if c.isupper() else c.upper()
-    rows = [[p[:-1] + swap(p[-1]) if p else p for p in r[::-1]] for r in expand(board)[::-1]]
-    return " ".join([compress(rows), "w" if side == "b" else "b", "".join(map(swap, hand)) if hand != "-" else "-", num])
+    rows = [[p[:-1] + swap(p[-1]) if p != "." else p for p in r[::-1]] for r in board_rows(board)[::-1]]
+    return " ".join([board_text(rows), "w" if side == "b" else "b", "".join(map(swap, hand)) if hand != "-" else "-", num])
 
 
 def solve(exe, sfens, mb, nodes, threads, extra):
-    with tempfile.NamedTemporaryFile("w", suffix=".sfen", delete=False) as f:
-        f.write("\n".join(sfens) + "\n")
-        name = f.name
-    try:
-        with open(name) as fin:
-            p = subprocess.run([exe, "solve", "--hash", str(mb), "--nodes", str(nodes), "--threads", str(threads)] + extra,
-                               stdin=fin, capture_output=True, text=True)
-    finally:
-        os.unlink(name)
-    return [json.loads(l) for l in p.stdout.splitlines()]
+    """One answer per position, in order; a run that prints fewer (a crash) stops the check."""
+    p = subprocess.run([exe, "solve", "--hash", str(mb), "--nodes", str(nodes), "--threads", str(threads)] + extra,
+                       input="".join(x + "\n" for x in sfens), capture_output=True, text=True)
+    out = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    if len(out) != len(sfens):
+        print("solve --hash %d printed %d answers for %d positions (exit %d): %s"
+              % (mb, len(out), len(sfens), p.returncode, p.stderr[-300:]))
+        print("table_sizes: 0 passed, 1 failed")
+        sys.exit(1)
+    return out
 
 
 def verdict(d):

@@ -294,7 +294,8 @@ static void analyse_line_confirmed(DfCtx *c, const TsOptions *o, TsAnswer *a, co
  * TsOptions.tied_all: "any" (default) = perfect when some tied line is free of
  * 余詰, and that line is the one reported; "all" = cooked when any tied line is.
  * Lines are enumerated by branching at the defender nodes of a line already
- * analysed (and at the attacker's ties: attacker_ties); TIED_LINES_MAX lines at most, beyond that the analysis is incomplete. */
+ * analysed (and at the attacker's ties: attacker_ties); TIED_LINES_MAX lines at
+ * most, beyond that the analysis is incomplete. */
 #define TIED_LINES_MAX 24
 
 typedef struct {
@@ -334,7 +335,8 @@ static int attacker_ties(DfCtx *c, Position *pos, const TsAnswer *a, int k, int 
 
 /* Appends to q (from *nq, room for TIED_LINES_MAX) the lines that leave pv at a
  * defender ply (another longest defence) or an attacker ply (attacker_ties) in
- * [from, upto) and end with the same leftover.  *cut is set when a limit or the room left a line out. */
+ * [from, upto) and end with the same leftover.  *cut is set when a limit or the
+ * room left a line out. */
 static void tied_branches(DfCtx *c, const TsOptions *o, const Position *root, const TsAnswer *a, int from, int upto,
                           TiedLine *q, int *nq, int *cut) {
     int L = a->npv, attacker = root->side;
