@@ -13,9 +13,12 @@ the table is a bug in what an entry is trusted for.
 
     python3 benchmarks/table_sizes.py [SOURCE ...] [--hash A B] [--nodes N] [--threads T]
                                       [--per-file N] [--seed S] [--solve-options='...'] [--symmetry]
+                                      [--versus='...']
 
 SOURCE: files of SFENs (`SFEN` or `SFEN moves ...` lines, '#' comments) or compose
 problems.jsonl; default: the first 300 problems of each ShogiBoardQ set in data/.
+--versus='OPTIONS': the second run also gets these solve options, so a search variant
+(e.g. --versus='--length-search walk') must give the same verdicts as the default.
 Exit status 1 when a real difference is found.
 """
 import argparse
@@ -144,21 +147,25 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--symmetry", action="store_true", help="also solve each variant's mirror and colour flip")
     ap.add_argument("--solve-options", default="", help="more solve options, as one argument: --solve-options=--yozume-confirm")
+    ap.add_argument("--versus", default="", help="solve options for the second run only: --versus='--length-search walk'")
     a = ap.parse_args()
     srcs = a.sources or sorted(glob.glob(os.path.join(ROOT, "data/third_party/shogiboardq/*.txt")))
     per_file = a.per_file or (300 if not a.sources else 0)
     rnd = random.Random(a.seed)
     pos = [v for s in read_sources(srcs, per_file) for v in variants(s, rnd)]
     exe = os.environ.get("TSUMEGEN", os.path.join(ROOT, "bin/tsumegen"))
-    res = [solve(exe, pos, mb, a.nodes, a.threads, a.solve_options.split()) for mb in a.hash]
+    res = [solve(exe, pos, mb, a.nodes, a.threads, a.solve_options.split() + (a.versus.split() if i else []))
+           for i, mb in enumerate(a.hash)]
     real = 0
     for x, y in zip(*res):
         if x.get("result") == "error" or same_verdict(x, y):
             continue
         real += 1
-        print("DIFFERENT %s: %s MB %s, %s MB %s" % (x["sfen"], a.hash[0], verdict(x), a.hash[1], verdict(y)))
+        print("DIFFERENT %s: %s MB %s, %s MB%s %s" % (x["sfen"], a.hash[0], verdict(x), a.hash[1],
+                                                   " " + a.versus if a.versus else "", verdict(y)))
     valid = sum(r.get("result") != "error" for r in res[1])
-    print("%d variants (%d valid), tables %d and %d MB: %d real differences" % (len(pos), valid, a.hash[0], a.hash[1], real))
+    print("%d variants (%d valid), tables %d and %d MB%s: %d real differences" %
+          (len(pos), valid, a.hash[0], a.hash[1], " (" + a.versus + ")" if a.versus else "", real))
     if a.symmetry:  # the mirror and the colour flip of each variant give the same verdict
         asym = 0
         for name, f in (("mirror", mirror), ("colour flip", colour_flip)):

@@ -6,6 +6,8 @@
 #   HASH=MB: the table per thread (default 1024: a minute here is 30-40 M nodes; Zuko
 #   17's exact 41 takes 4.6 M nodes with solve's default 32 MB, 5.2 M with 512 MB at
 #   4fa94ea; before 22d25d0, 32 MB found no mate in 195 M nodes)
+#   OPTS="...": more solve options (e.g. OPTS="--nodes 8000000 --length-search up" with
+#   TIME_MS 0 for a deterministic run)
 # "exact" = no mate in L-2 was proved; "ub" = a mate of that length was found but
 # the limit stopped the proof that no shorter one exists ("proven at least": the
 # length is proved to be at least that); "unknown" = no mate found.
@@ -17,7 +19,7 @@ TSUMEGEN=${TSUMEGEN:-bin/tsumegen}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 awk -F'\t' -v a="$FIRST" -v b="$LAST" '!/^#/ { n++; if (n >= a && n <= b) print $1 "\t" $2 "\t" $3 }' data/edo/zukou.tsv > "$tmp/set.tsv"
-cut -f3 "$tmp/set.tsv" | "$TSUMEGEN" solve --no-flaws --time "$TIME" --threads "$THREADS" --hash "$HASH" > "$tmp/out.jsonl"
+cut -f3 "$tmp/set.tsv" | "$TSUMEGEN" solve --no-flaws --time "$TIME" --threads "$THREADS" --hash "$HASH" ${OPTS:-} > "$tmp/out.jsonl"
 python3 - "$tmp" "$TIME" <<'PY'
 import json, sys
 d, limit = sys.argv[1], int(sys.argv[2])

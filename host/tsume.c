@@ -5,19 +5,26 @@
  * 2. Exact length under the futile rule: "mate within d?" for d = 1, 3, 5, ... until
  *    a proof (so "no mate in L-2" is proved); a limit leaves the bounds [d, U].
  *    (Against top down from U: 13 % fewer nodes for full verdicts on the ShogiBoardQ
- *    sets, 2.6x fewer for the 11-ply exact pass.)
+ *    sets, 2.6x fewer for the 11-ply exact pass.)  From 19 plies on, in turns with
+ *    the walk along the main line (exact_length, walk_exact).
  * 3. Main line: the attacker plays a move whose child is mated within n-1; the
  *    defender a real defence of exact value n-1, ties broken by the fewest attacker
  *    pieces in hand at the end (bounded tie exploration).
  * 4. Flaws along the main line: 余詰 (another check that mates while avoiding every
  *    later main-line position: detours are excluded), 駒余り; notes for final-move
  *    alternatives, 成不成, 変同. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tsume.h"
 #include "proofcheck.h"
 #include "sfen.h"
+/* exact_length: the plain length from which the main-line walk takes turns with the
+ * bottom-up search, their first node cap, and a walk step's first cap */
+#define WALK_MIN_PLIES 19
+#define EXACT_FIRST_CAP 1000000
+#define WALK_FIRST_CAP 1000000
 
 static int hand_total(const Position *pos, int c) {
     int n = 0;
@@ -452,6 +459,174 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
     free(b);
 }
 
+/* The plain proof's main line from the table: the attacker's shortest proven check,
+ * the defender's longest proven evasion.  Fills pv and len_at (the plain length
+ * left before each move); stops where an entry is missing.  Returns its plies. */
+static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max) {
+    Position pos = *root;
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) return 0;
+    int n = 0, len = U, attacker = root->side;
+    while (len > 0 && n < max) {
+        int is_or = pos.side == attacker;
+        if (is_or) gen_checks(&pos, ml);
+        else gen_evasions(&pos, ml);
+        Move best = MOVE_NONE;
+        int blen = is_or ? INT_MAX : -1;
+        for (int i = 0; i < ml->count; i++) {
+            Undo u;
+            pos_do_move(&pos, ml->moves[i], &u);
+            DfResult r = df_probe(c, &pos, len - 1, DF_PLAIN);
+            pos_undo_move(&pos, ml->moves[i], &u);
+            if (r.result != DF_PROVEN) {
+                if (!is_or) { best = MOVE_NONE; break; }
+                continue;
+            }
+            if (is_or ? r.len < blen : r.len > blen) { best = ml->moves[i]; blen = r.len; }
+        }
+        if (best == MOVE_NONE) break;
+        len_at[n] = len;
+        pv[n++] = best;
+        Undo u;
+        pos_do_move(&pos, best, &u);
+        len = blen;
+    }
+    free(ml);
+    return n;
+}
+
+typedef struct {
+    uint64_t nodes;   /* the problem's node limit (0 = none) */
+    double deadline;  /* and its deadline (0 = none) */
+} Budget;
+
+static int out_of_budget(DfCtx *c, const Budget *b) {
+    return (b->nodes && df_nodes(c) >= b->nodes) || (b->deadline > 0 && df_now() >= b->deadline);
+}
+
+/* The next searches may use cap more nodes (0: no cap), within the problem's limits. */
+static void cap_nodes(DfCtx *c, const Budget *b, uint64_t cap) {
+    uint64_t n = cap ? df_nodes(c) + cap : 0;
+    if (b->nodes && (!n || b->nodes < n)) n = b->nodes;
+    df_set_limits(c, n, b->deadline);
+}
+
+/* Settles the checks at z other than the main line's move with unbounded plain
+ * searches of at most cap nodes each: many are no mate at all, and an absolute
+ * plain no-mate (or a plain proof) is taken by the futile-rule queries, where a
+ * bounded disproof of a long checking sequence can cost far more (Zuko 6, ply 8:
+ * 5a4a, 12 M nodes unbounded against 160 M for "no mate within 70").  Others are
+ * cheap under the bound and endless unbounded (the same Zuko, ply 2: 3f2d, open
+ * after 140 M nodes while the bounded query took 2 M), hence the cap. */
+static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm, uint64_t cap) {
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml) return;
+    gen_checks(z, ml);
+    for (int i = 0; i < ml->count && !out_of_budget(c, b); i++) {
+        if (ml->moves[i] == pvm) continue;
+        Undo u;
+        pos_do_move(z, ml->moves[i], &u);
+        if (df_probe(c, z, DF_MAX_DEPTH, DF_PLAIN).result == DF_UNKNOWN) {
+            cap_nodes(c, b, cap);
+            df_search(c, z, DF_MAX_DEPTH, DF_PLAIN);
+        }
+        pos_undo_move(z, ml->moves[i], &u);
+    }
+    free(ml);
+}
+
+/* The exact value of the walk's attacker node z (plain length ub): the top-down
+ * query and the settling of its other checks in turns, with a node cap that doubles
+ * per round (df-pn resumes from the table, so a capped round is not lost), up to
+ * the walk's cap.  -2 on a limit. */
+static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, Move pvm, int ub) {
+    for (uint64_t cap = WALK_FIRST_CAP;; cap *= 2) {
+        if (walk_end && df_nodes(c) + cap > walk_end) cap = walk_end > df_nodes(c) ? walk_end - df_nodes(c) : 1;
+        cap_nodes(c, b, cap);
+        int e = df_exact_or(c, z, ub, NULL);
+        if (e > 0) return e;
+        if (e == -1 || out_of_budget(c, b) || (walk_end && df_nodes(c) >= walk_end)) return -2;
+        settle_alternatives(c, b, z, pvm, cap);  /* (-1 above: not mated within ub, cannot happen) */
+        if (out_of_budget(c, b) || (walk_end && df_nodes(c) >= walk_end)) return -2;
+    }
+}
+
+/* Exact length by walking the plain main line from its end back to the root: at
+ * each attacker node its exact value is searched top down (walk_step), which finds
+ * the next node's "no mate within e-2" in the table and so only has to refute the
+ * other checks.  Bottom up from the root, every deep subtree is disproved again for
+ * each bound (2-5x more nodes per 2 plies), which no budget covers for Zuko 6's 81
+ * plies; the walk proves it.  It is only as good as the line: where the plain line's
+ * defences are futile drops or not the longest (Zuko 4, the records that are not the
+ * longest defence) the top-down query has to find the longest defence itself.  At
+ * most `nodes` more nodes (0: no cap).  Returns the root's exact length, -2 when
+ * stopped. */
+static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, uint64_t nodes) {
+    Move *pv = malloc(sizeof(Move) * TS_MAX_PV);
+    int *len_at = malloc(sizeof(int) * TS_MAX_PV);
+    Position *at = malloc(sizeof(Position) * TS_MAX_PV);
+    int e = -2;
+    uint64_t walk_end = nodes ? df_nodes(c) + nodes : 0;
+    if (!pv || !len_at || !at) goto out;
+    int n = plain_line(c, root, ub, pv, len_at, TS_MAX_PV - 1);
+    at[0] = *root;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        at[i + 1] = at[i];
+        pos_do_move(&at[i + 1], pv[i], &u);
+    }
+    if (n == 0) {  /* no line in the table: the root alone */
+        len_at[0] = ub;
+        pv[0] = MOVE_NONE;
+    }
+    for (int k = (n - 1) & ~1; k >= 0; k -= 2) {
+        Position p = at[k];
+        e = walk_step(c, b, walk_end, &p, pv[k], len_at[k]);
+        if (e < 0) break;
+    }
+out:
+    free(pv);
+    free(len_at);
+    free(at);
+    return e;
+}
+
+/* The exact length of a mated root (plain proof of length U).  Bottom up from the
+ * root (df_exact_or) is the better search for most problems, the walk along the
+ * main line for a few long ones (walk_exact); neither is known in advance, so from
+ * WALK_MIN_PLIES on they take turns with node caps that double each round (each
+ * resumes from the table: at most about 4x the better one's nodes).  Sets
+ * a->length_lb from the bottom-up rounds; returns as df_exact_or. */
+static int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, double t0, TsAnswer *a) {
+    Budget b = {o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0};
+    if (o->length_search == TS_LEN_UP || (o->length_search == TS_LEN_AUTO && U < WALK_MIN_PLIES))
+        return df_exact_or(c, pos, U, &a->length_lb);
+    if (o->length_search == TS_LEN_WALK) {
+        int L = walk_exact(c, &b, pos, U, 0);
+        df_set_limits(c, b.nodes, b.deadline);
+        if (L > 0) a->length_lb = L;
+        return L > 0 ? L : df_exact_or(c, pos, U, &a->length_lb);  /* (stopped: the lower bound, if any budget is left) */
+    }
+    int best_lb = 1;
+    for (uint64_t cap = EXACT_FIRST_CAP;; cap *= 2) {
+        cap_nodes(c, &b, cap);
+        int lb = 1, L = df_exact_or(c, pos, U, &lb);
+        if (lb > best_lb) best_lb = lb;
+        a->length_lb = best_lb;
+        if (L != -2 || out_of_budget(c, &b)) {  /* (-1, not mated within U, cannot happen) */
+            df_set_limits(c, b.nodes, b.deadline);
+            return L;
+        }
+        L = walk_exact(c, &b, pos, U, cap);
+        df_set_limits(c, b.nodes, b.deadline);
+        if (L > 0) {
+            a->length_lb = L;
+            return L;
+        }
+        if (out_of_budget(c, &b)) return -2;
+    }
+}
+
 void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
     memset(a, 0, sizeof *a);
     a->verified = -1;
@@ -467,7 +642,7 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
         a->plain_len = r.len;
         a->length = r.len;
         df_set_no_rep(c, 1);  /* bounded queries from here on: every disproof is cacheable */
-        int L = df_exact_or(c, &pos, r.len, &a->length_lb);  /* bottom up: see df_exact_or */
+        int L = exact_length(c, &pos, r.len, o, t0, a);
         if (L > 0) {
             a->length = a->length_lb = L;
             a->exact_length = 1;

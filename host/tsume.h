@@ -57,7 +57,10 @@ typedef struct {
     int tied_all;         /* several main lines tie on length and leftover (変同): 0 = perfect when
                              one of them is free of 余詰 (the composer declares that one; the
                              others' mates are 変化別詰, a note); 1 = cooked when any of them is */
+    int length_search;    /* TS_LEN_AUTO (0): the main-line walk first for long problems, then bottom
+                             up; TS_LEN_UP: bottom up only; TS_LEN_WALK: the walk on the whole budget */
 } TsOptions;
+enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */
 void ts_solve(DfCtx *c, const Position *pos, const TsOptions *o, TsAnswer *a);

@@ -20,6 +20,9 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     o.yozume_extra = 6;  /* the same 余詰 bound as `tsumegen solve` by default */
     o.first_flaw = 1;    /* the composer needs "perfect or not", not every flaw and note */
     o.yozume_confirm = 1;  /* a perfect verdict must not rest on the bound */
+    /* bottom up only: its lower bound is the GA's length for an undecided board, and
+     * the Table 2 runs were measured with it (the walk is not measured in the GA) */
+    o.length_search = TS_LEN_UP;
     ts_solve(thread_ctx, pos, &o, a);
     memset(out, 0, offsetof(Verdict, pv));
     out->result = a->result == TS_MATE ? VERDICT_MATE : a->result == TS_NOMATE ? VERDICT_NOMATE : VERDICT_UNKNOWN;

@@ -59,20 +59,24 @@ def data_lines(path):
         return [l.strip() for l in f if l.strip() and not l.startswith("#")]
 
 
-def shogiboardq():
-    count = int(os.environ.get("SOLVE_SAN_COUNT", "60")) if SAN else None
+def shogiboardq(count=None, *opts):
+    """Every ShogiBoardQ problem (the first count of each set): the published length,
+    perfect, proof checker passed.  opts: more solve options (the forced walk)."""
+    if SAN:
+        count = min(count or 10**9, int(os.environ.get("SOLVE_SAN_COUNT", "60")))
     for ply in (3, 5, 7, 11, 13):
         path = "data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt" % ply
         lines = data_lines(path)[:count]
-        res = solve(lines, "--verify", "--yozume-depth", "4", "--time", "60000")
+        res = solve(lines, "--verify", "--yozume-depth", "4", "--time", "60000", *opts)
         bad = 0
         for line, r in zip(lines, res):
             ok = (r.get("result") == "mate" and r.get("length") == ply and r.get("record_length") == ply
                   and r.get("perfect") is True and r.get("verified") is True and "length_exact" not in r)
             if not ok:
                 bad += 1
-            check(ok, "shogiboardq %d: %s -> %s" % (ply, line, json.dumps(r)))
-        print("shogiboardq %2d-ply: %d problems, %d bad, %.0f ms search" % (ply, len(res), bad, sum(r.get("ms", 0) for r in res)))
+            check(ok, "shogiboardq %d%s: %s -> %s" % (ply, " " + " ".join(opts) if opts else "", line, json.dumps(r)))
+        print("shogiboardq %2d-ply%s: %d problems, %d bad, %.0f ms search" %
+              (ply, " " + " ".join(opts) if opts else "", len(res), bad, sum(r.get("ms", 0) for r in res)))
 
 
 # id -> predicate on the JSON answer
@@ -120,7 +124,8 @@ def regressions():
         check(REGRESSIONS[row[0]](r), "regression %s (%s): %s" % (row[0], row[2], json.dumps(r)[:400]))
 
 
-def edo():
+def edo(*opts):
+    """The Edo rows of verifier_expect.tsv; opts: more solve options."""
     spec = [l.split("\t") for l in data_lines("data/edo/verifier_expect.tsv")]
     recs = {}
     for fn in ("data/edo/zukou.tsv", "data/edo/musou.tsv"):
@@ -140,10 +145,12 @@ def edo():
             k, n = (int(x) for x in expect.split(":")[1:3])
             moves = rec[3].split()
             r = solve([rec[2] + " moves " + " ".join(moves[:k])], "--apply-moves", "--verify", "--time", ms,
-                      "--no-flaws")[0]
+                      "--no-flaws", *opts)[0]
             ok = (r["result"] == "mate" and r["length"] == n and "length_exact" not in r and n > len(moves) - k
                   and r.get("verified") in (True, "undecided") and r["pv"][0] == moves[k] and r["pv"][1] != moves[k + 1])
-            check(ok, "edo %s (expect %s): %s" % (pid, expect, json.dumps(r)[:300]))
+            check(ok, "edo %s (expect %s)%s: %s" % (pid, expect, " ".join(opts), json.dumps(r)[:300]))
+            if opts:
+                continue
             # independent: cshogi's df-pn (every evasion a defence, so its mates are never
             # shorter than ours) must find no mate within n-2 from the same position
             b = cshogi.Board(rec[2])
@@ -152,7 +159,7 @@ def edo():
             check(not cshogi.DfPn(depth=n - 2, nodes=2000000).search(b),
                   "edo %s: cshogi finds a mate within %d from ply %d" % (pid, n - 2, k))
             continue
-        r = solve([rec[2] + " moves " + rec[3]], "--verify", "--time", ms, "--yozume-depth", "2")[0]
+        r = solve([rec[2] + " moves " + rec[3]], "--verify", "--time", ms, "--yozume-depth", "2", *opts)[0]
         if expect == "record":
             ok = r["result"] == "mate" and r["length"] == int(rec[1]) and "length_exact" not in r
         elif expect.startswith("mate"):
@@ -160,7 +167,7 @@ def edo():
         else:
             ok = False
         ok = ok and r.get("verified") in (True, "undecided")
-        check(ok, "edo %s (expect %s): %s" % (pid, expect, json.dumps(r)[:300]))
+        check(ok, "edo %s (expect %s)%s: %s" % (pid, expect, " ".join(opts), json.dumps(r)[:300]))
 
 
 def near_misses():
@@ -424,6 +431,11 @@ def main():
     near_misses_added()
     edo()
     shogiboardq()
+    # The exact length by the walk along the main line (solve --length-search; auto
+    # takes it only from 19 plies on, where bottom up is also tried): forced on every
+    # problem, the same answers.
+    edo("--length-search", "walk")
+    shogiboardq(200, "--length-search", "walk")
     print("solve: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
