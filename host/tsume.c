@@ -23,7 +23,7 @@
 /* exact_length: the plain length from which the main-line walk takes turns with the
  * bottom-up search, their first node cap, and a walk step's first cap */
 #define WALK_MIN_PLIES 19
-#define EXACT_FIRST_CAP 1000000
+#define EXACT_FIRST_CAP 4000000
 #define WALK_FIRST_CAP 1000000
 
 static int hand_total(const Position *pos, int c) {
