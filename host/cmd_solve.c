@@ -194,7 +194,7 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     int next_out = 0, done = 0;
     int threads = o->threads > 0 ? o->threads : 1;
     if (threads > n) threads = n > 0 ? n : 1;
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0};
 #pragma omp parallel num_threads(threads)
     {
         DfCtx *c = df_new(o->hash_mb);

@@ -21,10 +21,9 @@
 #include "proofcheck.h"
 #include "sfen.h"
 /* exact_length: the plain length from which the main-line walk takes turns with the
- * bottom-up search, their first node cap, and a walk step's first cap */
+ * bottom-up search, and their first node cap (a walk step's first cap is a quarter) */
 #define WALK_MIN_PLIES 19
 #define EXACT_FIRST_CAP 4000000
-#define WALK_FIRST_CAP 1000000
 
 static int hand_total(const Position *pos, int c) {
     int n = 0;
@@ -496,8 +495,9 @@ static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_
 }
 
 typedef struct {
-    uint64_t nodes;   /* the problem's node limit (0 = none) */
-    double deadline;  /* and its deadline (0 = none) */
+    uint64_t nodes;      /* the problem's node limit (0 = none) */
+    double deadline;     /* and its deadline (0 = none) */
+    uint64_t first_cap;  /* exact_length's first round cap; a walk step's is a quarter */
 } Budget;
 
 static int out_of_budget(DfCtx *c, const Budget *b) {
@@ -540,7 +540,7 @@ static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm
  * per round (df-pn resumes from the table, so a capped round is not lost), up to
  * the walk's cap.  -2 on a limit. */
 static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, Move pvm, int ub) {
-    for (uint64_t cap = WALK_FIRST_CAP;; cap *= 2) {
+    for (uint64_t cap = b->first_cap / 4 + 1;; cap *= 2) {
         if (walk_end && df_nodes(c) + cap > walk_end) cap = walk_end > df_nodes(c) ? walk_end - df_nodes(c) : 1;
         cap_nodes(c, b, cap);
         int e = df_exact_or(c, z, ub, NULL);
@@ -598,7 +598,7 @@ out:
  * resumes from the table: at most about 4x the better one's nodes).  Sets
  * a->length_lb from the bottom-up rounds; returns as df_exact_or. */
 static int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, double t0, TsAnswer *a) {
-    Budget b = {o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0};
+    Budget b = {o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0, o->first_cap ? o->first_cap : EXACT_FIRST_CAP};
     if (o->length_search == TS_LEN_UP || (o->length_search == TS_LEN_AUTO && U < WALK_MIN_PLIES))
         return df_exact_or(c, pos, U, &a->length_lb);
     if (o->length_search == TS_LEN_WALK) {
@@ -608,7 +608,7 @@ static int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, doub
         return L > 0 ? L : df_exact_or(c, pos, U, &a->length_lb);  /* (stopped: the lower bound, if any budget is left) */
     }
     int best_lb = 1;
-    for (uint64_t cap = EXACT_FIRST_CAP;; cap *= 2) {
+    for (uint64_t cap = b.first_cap;; cap *= 2) {
         cap_nodes(c, &b, cap);
         int lb = 1, L = df_exact_or(c, pos, U, &lb);
         if (lb > best_lb) best_lb = lb;

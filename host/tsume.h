@@ -59,6 +59,8 @@ typedef struct {
                              others' mates are 変化別詰, a note); 1 = cooked when any of them is */
     int length_search;    /* TS_LEN_AUTO (0): the main-line walk first for long problems, then bottom
                              up; TS_LEN_UP: bottom up only; TS_LEN_WALK: the walk on the whole budget */
+    uint64_t first_cap;   /* first node cap of the auto rounds (a walk step's: a quarter); 0 =
+                             4 M.  Tests set a small one so that every kind of round runs */
 } TsOptions;
 enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 
