@@ -504,6 +504,11 @@ static int out_of_budget(DfCtx *c, const Budget *b) {
     return (b->nodes && df_nodes(c) >= b->nodes) || (b->deadline > 0 && df_now() >= b->deadline);
 }
 
+/* The problem's budget or the walk's own share (walk_end, a node count; 0 = none) is spent. */
+static int walk_spent(DfCtx *c, const Budget *b, uint64_t walk_end) {
+    return out_of_budget(c, b) || (walk_end && df_nodes(c) >= walk_end);
+}
+
 /* The next searches may use cap more nodes (0: no cap), within the problem's limits. */
 static void cap_nodes(DfCtx *c, const Budget *b, uint64_t cap) {
     uint64_t n = cap ? df_nodes(c) + cap : 0;
@@ -546,9 +551,9 @@ static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, 
         cap_nodes(c, b, cap);
         int e = df_exact_or(c, z, ub, NULL);
         if (e > 0) return e;
-        if (e == -1 || out_of_budget(c, b) || (walk_end && df_nodes(c) >= walk_end)) return -2;
-        settle_alternatives(c, b, z, pvm, cap);  /* (-1 above: not mated within ub, cannot happen) */
-        if (out_of_budget(c, b) || (walk_end && df_nodes(c) >= walk_end)) return -2;
+        if (e == -1 || walk_spent(c, b, walk_end)) return -2;  /* (-1: not mated within ub, cannot happen) */
+        settle_alternatives(c, b, z, pvm, cap);
+        if (walk_spent(c, b, walk_end)) return -2;
     }
 }
 
@@ -580,7 +585,7 @@ static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, u
         len_at[0] = ub;
         pv[0] = MOVE_NONE;
     }
-    for (int k = (n - 1) & ~1; k >= 0; k -= 2) {
+    for (int k = n ? (n - 1) & ~1 : 0; k >= 0; k -= 2) {  /* (the last attacker ply, backwards) */
         Position p = at[k];
         e = walk_step(c, b, walk_end, &p, pv[k], len_at[k]);
         if (e < 0) break;
@@ -607,7 +612,9 @@ static int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, doub
         int L = walk_exact(c, &b, pos, U, 0);
         df_set_limits(c, b.nodes, b.deadline);
         if (L > 0) a->length_lb = L;
-        return L > 0 ? L : df_exact_or(c, pos, U, &a->length_lb);  /* (stopped: the lower bound, if any budget is left) */
+        /* (stopped: the budget is spent, but the shallow bounds still in the table give
+         * bottom up a lower bound before its first limit check: Zuko 4, at least 7) */
+        return L > 0 ? L : df_exact_or(c, pos, U, &a->length_lb);
     }
     int best_lb = 1;
     for (uint64_t cap = b.first_cap;; cap *= 2) {

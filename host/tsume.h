@@ -57,8 +57,8 @@ typedef struct {
     int tied_all;         /* several main lines tie on length and leftover (変同): 0 = perfect when
                              one of them is free of 余詰 (the composer declares that one; the
                              others' mates are 変化別詰, a note); 1 = cooked when any of them is */
-    int length_search;    /* TS_LEN_AUTO (0): the main-line walk first for long problems, then bottom
-                             up; TS_LEN_UP: bottom up only; TS_LEN_WALK: the walk on the whole budget */
+    int length_search;    /* TS_LEN_AUTO (0): bottom up, and from 19 plies on the main-line walk in
+                             turns with it; TS_LEN_UP: bottom up only; TS_LEN_WALK: the walk only */
     uint64_t first_cap;   /* first node cap of the auto rounds (a walk step's: a quarter); 0 =
                              4 M.  Tests set a small one so that every kind of round runs */
 } TsOptions;
