@@ -8,6 +8,9 @@
 #   4fa94ea; before 22d25d0, 32 MB found no mate in 195 M nodes)
 #   OPTS="...": more solve options (e.g. OPTS="--nodes 8000000 --length-search up" with
 #   TIME_MS 0 for a deterministic run)
+#   ALONE=1: one problem at a time with all THREADS on it (a lone problem's exact-length
+#   search takes a second thread: bottom up and the walk at once); default: THREADS
+#   problems side by side, one thread each
 # "exact" = no mate in L-2 was proved; "ub" = a mate of that length was found but
 # the limit stopped the proof that no shorter one exists ("proven at least": the
 # length is proved to be at least that); "unknown" = no mate found.
@@ -19,7 +22,14 @@ TSUMEGEN=${TSUMEGEN:-bin/tsumegen}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 awk -F'\t' -v a="$FIRST" -v b="$LAST" '!/^#/ { n++; if (n >= a && n <= b) print $1 "\t" $2 "\t" $3 }' data/edo/zukou.tsv > "$tmp/set.tsv"
-cut -f3 "$tmp/set.tsv" | "$TSUMEGEN" solve --no-flaws --time "$TIME" --threads "$THREADS" --hash "$HASH" ${OPTS:-} > "$tmp/out.jsonl"
+if [ "${ALONE:-0}" = 1 ]; then
+  : > "$tmp/out.jsonl"
+  cut -f3 "$tmp/set.tsv" | while IFS= read -r sfen; do
+    "$TSUMEGEN" solve --no-flaws --time "$TIME" --threads "$THREADS" --hash "$HASH" ${OPTS:-} "$sfen" >> "$tmp/out.jsonl"
+  done
+else
+  cut -f3 "$tmp/set.tsv" | "$TSUMEGEN" solve --no-flaws --time "$TIME" --threads "$THREADS" --hash "$HASH" ${OPTS:-} > "$tmp/out.jsonl"
+fi
 python3 - "$tmp" "$TIME" <<'PY'
 import json, sys
 d, limit = sys.argv[1], int(sys.argv[2])

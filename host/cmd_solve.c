@@ -38,7 +38,9 @@ const char USAGE_SOLVE[] =
     "                nodes want 512 or more: Zuko 100's 611 plies ran with 4096)\n"
     "  --nodes N     node limit per problem (default none)\n"
     "  --time MS     time limit per problem (default none)\n"
-    "  --threads N   parallel problems (default: all cores)\n"
+    "  --threads N   parallel problems (default: all cores); a lone problem of 19 plies\n"
+    "                or more gets a second thread for its exact length under auto (no\n"
+    "                --nodes limit: node counts would depend on the two threads' timing)\n"
     "  --verify      re-check each mate with the independent proof checker\n"
     "  --yozume-depth N  余詰 test bound: an alternative with n plies left is searched\n"
     "                to n+N plies (default 6); --yozume-unbounded: any length (slow,\n"
@@ -55,7 +57,8 @@ const char USAGE_SOLVE[] =
     "                1, 3, 5, ...?\" at the root); walk = along the main line from its\n"
     "                end, each attacker node's exact value top down (the next node's is\n"
     "                then in the table); auto (default) = up below 19 plies, else the\n"
-    "                two in turns with doubling node caps.  The answers are the same;\n"
+    "                two in turns with doubling node caps (a lone problem: the two at\n"
+    "                once on two threads, see --threads).  The answers are the same;\n"
     "                only the time to reach them differs (Zuko 6's 81: walk)\n"
     "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
     "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
@@ -193,15 +196,19 @@ static void write_kif(const Job *j, int idx, const SolveOpts *o) {
 static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     int next_out = 0, done = 0;
     int threads = o->threads > 0 ? o->threads : 1;
+    /* a lone problem with cores to spare: a second thread joins its length search */
+    int pair = n == 1 && threads >= 2;
     if (threads > n) threads = n > 0 ? n : 1;
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL};
 #pragma omp parallel num_threads(threads)
     {
         DfCtx *c = df_new(o->hash_mb);
+        TsOptions mine = to;
+        if (pair && c) mine.helper = df_new_helper(c);
 #pragma omp for schedule(dynamic, 1)
         for (int i = 0; i < n; i++) {
             Job *j = &jobs[i];
-            if (j->ok && c) ts_solve(c, &j->pos, &to, &j->ans);
+            if (j->ok && c) ts_solve(c, &j->pos, &mine, &j->ans);
             else if (j->ok) j->ans.result = TS_UNKNOWN;
             render(j, o);
             write_kif(j, i, o);
@@ -217,6 +224,7 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
                 if (o->progress) fprintf(stderr, "\rsolve: %d/%d", done, n);
             }
         }
+        df_free(mine.helper);
         df_free(c);
     }
     if (o->progress && n) fputc('\n', stderr);

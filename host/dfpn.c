@@ -475,7 +475,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     if (c->aborted) return;
     c->nodes++;
     if ((c->node_limit && c->nodes > c->node_limit) ||
-        ((c->nodes & 1023) == 0 && c->deadline > 0 && df_now() > c->deadline)) {
+        ((c->nodes & 1023) == 0 && ((c->deadline > 0 && df_now() > c->deadline) || df_stopped(c)))) {
         c->aborted = 1;
         return;
     }

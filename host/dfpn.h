@@ -36,6 +36,7 @@
  * still exact for the root (a shortest mate never repeats a position), never cached. */
 #ifndef TSUMEGEN_DFPN_H
 #define TSUMEGEN_DFPN_H
+#include <stdatomic.h>
 #include <stddef.h>
 #include "../core/movegen.h"
 
@@ -55,6 +56,19 @@ typedef struct DfCtx DfCtx;
 /* A context owns one table (hash_mb MiB) and per-ply buffers; one per thread. */
 DfCtx *df_new(size_t hash_mb);
 void df_free(DfCtx *c);
+/* A second context on owner's table (its own stacks, futility and repetition
+ * caches), for a second thread on the same problem; freed with df_free, before
+ * its owner. */
+DfCtx *df_new_helper(DfCtx *owner);
+/* Between these two calls owner and helper search one problem at once: the
+ * helper takes owner's generation, attacker, deadline and repetition mode (no
+ * node limit), the table locks each cluster it touches, and either context
+ * aborts once *stop is non-zero.  End: helper's nodes count as owner's, owner's
+ * abort flag is cleared and its limits are (node_limit, deadline). */
+void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop);
+void df_share_end(DfCtx *owner, DfCtx *helper, uint64_t node_limit, double deadline);
+/* The other thread of a shared search asked this one to stop. */
+int df_stopped(const DfCtx *c);
 /* Starts a new problem: attacker colour, limits (0 = none; deadline in seconds of
  * CLOCK_MONOTONIC, 0 = none).  Old table entries are invalidated (generation). */
 void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline);

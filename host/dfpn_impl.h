@@ -2,6 +2,7 @@
  * (dfpn_table.c): limits, table entries, the search context.  Not an API. */
 #ifndef TSUMEGEN_DFPN_IMPL_H
 #define TSUMEGEN_DFPN_IMPL_H
+#include <stdatomic.h>
 #include <stdint.h>
 #include "dfpn.h"
 
@@ -34,7 +35,8 @@ typedef struct {
 typedef struct {
     uint64_t key[CLUSTER];
     uint16_t gen[CLUSTER];
-    uint8_t pad[64 - CLUSTER * 10];  /* entries start on the next cache line */
+    atomic_flag lock;  /* taken only while two contexts share the table (df_share_begin) */
+    uint8_t pad[64 - CLUSTER * 10 - sizeof(atomic_flag)];  /* entries start on the next cache line */
     Entry e[CLUSTER];
 } Cluster;
 _Static_assert(sizeof(Entry) == 48 && sizeof(Cluster) == 256, "a cluster is four cache lines");
@@ -92,6 +94,9 @@ struct DfCtx {
     int gb_n;
     int conv;    /* the hand convention holds (every piece kind complete): the defender's
                   * hand follows from the board and the attacker's, so entries key on the latter */
+    int owns_tt;    /* 0: a helper on another context's table (df_new_helper) */
+    int locking;    /* the table is shared right now: probes and stores lock their cluster */
+    const atomic_int *stop;  /* set by the other thread of a shared search: abort */
 };
 
 /* ph: for a proof, the attacker's proof hand (plain mode): the same board with at

@@ -16,6 +16,7 @@ DfCtx *df_new(size_t hash_mb) {
     while (n * 2 * sizeof(Cluster) <= bytes) n *= 2;
     c->tt = util_alloc_large(n * sizeof(Cluster));
     c->cmask = n - 1;
+    c->owns_tt = 1;
     c->fmask = (1u << 14) - 1;
     c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
     c->rep = calloc((size_t)1 << REP_BITS, sizeof(RepEntry));
@@ -23,10 +24,22 @@ DfCtx *df_new(size_t hash_mb) {
     return c;
 }
 
+DfCtx *df_new_helper(DfCtx *owner) {
+    DfCtx *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->tt = owner->tt;
+    c->cmask = owner->cmask;
+    c->fmask = (1u << 14) - 1;
+    c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
+    c->rep = calloc((size_t)1 << REP_BITS, sizeof(RepEntry));
+    if (!c->fut || !c->rep) { df_free(c); return NULL; }
+    return c;
+}
+
 void df_free(DfCtx *c) {
     if (!c) return;
     for (int i = 0; i < MAXPLY + 4; i++) free(c->frames[i]);
-    free(c->tt);
+    if (c->owns_tt) free(c->tt);
     free(c->fut);
     free(c->rep);
     free(c);
@@ -50,6 +63,35 @@ void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
     c->forbid = NULL;
     c->nforbid = 0;
 }
+
+void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop) {
+    if (owner->gen <= helper->gen) {  /* the owner's generation wrapped: helper's caches are stale */
+        memset(helper->fut, 0, (helper->fmask + 1) * sizeof(FutEntry));
+        memset(helper->rep, 0, ((size_t)1 << REP_BITS) * sizeof(RepEntry));
+    }
+    helper->gen = owner->gen;
+    helper->attacker = owner->attacker;
+    helper->nodes = 0;
+    helper->node_limit = 0;
+    helper->deadline = owner->deadline;
+    helper->aborted = 0;
+    helper->path_n = helper->path_base = 0;
+    helper->gb_n = 0;
+    helper->forbid = NULL;
+    helper->nforbid = 0;
+    helper->no_rep = owner->no_rep;
+    owner->locking = helper->locking = 1;
+    owner->stop = helper->stop = stop;
+}
+
+void df_share_end(DfCtx *owner, DfCtx *helper, uint64_t node_limit, double deadline) {
+    owner->locking = helper->locking = 0;
+    owner->stop = helper->stop = NULL;
+    owner->nodes += helper->nodes;
+    df_set_limits(owner, node_limit, deadline);
+}
+
+int df_stopped(const DfCtx *c) { return c->stop && atomic_load_explicit(c->stop, memory_order_relaxed); }
 
 int df_aborted(const DfCtx *c) { return c->aborted; }
 void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline) {
@@ -76,6 +118,19 @@ double df_hashfull(const DfCtx *c) {
 }
 
 /* ---- table ---- */
+
+/* A cluster's spin lock while two threads share the table: probes copy what they
+ * need and stores write whole entries under it, so neither sees a half-written
+ * entry (a torn proof would be a wrong verdict).  Held for a few loads, never two
+ * at once. */
+static void cl_lock(const DfCtx *c, const Cluster *cl) {
+    if (!c->locking) return;
+    atomic_flag *f = (atomic_flag *)&cl->lock;
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) {}
+}
+static void cl_unlock(const DfCtx *c, const Cluster *cl) {
+    if (c->locking) atomic_flag_clear_explicit((atomic_flag *)&cl->lock, memory_order_release);
+}
 
 static uint64_t salt_of(const DfCtx *c) { return c->nforbid ? c->salt : 0; }
 uint64_t node_key_(const DfCtx *c, const Position *pos, int mode) {
@@ -117,6 +172,7 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int depth, Probe *
     hands_of(c, pos, DF_PLAIN, ah, dh);
     const Cluster *cl = &c->tt[key & c->cmask];
     const Entry *q = cl->e;
+    cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++) {
         if (cl->gen[i] != c->gen || cl->key[i] != key) continue;
         if (q[i].mate_len <= depth && q[i].mate_len < p->len && hand_ge(ah, q[i].ah) &&
@@ -129,6 +185,7 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int depth, Probe *
         if (nm >= depth && nm > *nomate && hand_ge(q[i].ah, ah) && hand_ge(dh, q[i].dh))
             *nomate = nm;
     }
+    cl_unlock(c, cl);
 }
 
 /* Work estimates (pn, dn) of an entry stored at remaining depth a serve a visit at
@@ -152,6 +209,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
     const Cluster *cl = &c->tt[key & c->cmask];
     const Entry *e = cl->e;
     int nomate = -1, nomate_nd = -1;
+    cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++) {
         if (cl->gen[i] != c->gen || cl->key[i] != key) continue;
         int same = !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8);
@@ -173,6 +231,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
             if (!p->best) p->best = e[i].best;
         }
     }
+    cl_unlock(c, cl);
     /* Plain-rule answers hold under the futile rule (it only takes futile drops from the
      * defender, so lengths are never longer and mate / no mate is the same): a plain
      * proof, an absolute plain no-mate, and a plain "no mate within d" whose disproof
@@ -224,6 +283,7 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
     if (r->pn == 0 && mode != DF_FUTILE && !c->nforbid) memcpy(ah, r->ph, 8);  /* a proof holds for its proof hand */
     Cluster *cl = &c->tt[key & c->cmask];
     Entry *e = cl->e, *t = NULL;
+    cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++)
         if (cl->gen[i] == c->gen && cl->key[i] == key && !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8)) {
             t = &e[i];
@@ -258,6 +318,7 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
         t->pn = r->pn;
         t->dn = r->dn;
     }
+    cl_unlock(c, cl);
 }
 
 FutEntry *fut_probe(DfCtx *c, uint64_t key) {

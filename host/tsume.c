@@ -14,6 +14,9 @@
  *    later main-line position: detours are excluded), 駒余り; notes for final-move
  *    alternatives, 成不成, 変同. */
 #include <limits.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -501,7 +504,7 @@ typedef struct {
 } Budget;
 
 static int out_of_budget(DfCtx *c, const Budget *b) {
-    return (b->nodes && df_nodes(c) >= b->nodes) || (b->deadline > 0 && df_now() >= b->deadline);
+    return (b->nodes && df_nodes(c) >= b->nodes) || (b->deadline > 0 && df_now() >= b->deadline) || df_stopped(c);
 }
 
 /* The problem's budget or the walk's own share (walk_end, a node count; 0 = none) is spent. */
@@ -597,6 +600,44 @@ out:
     return e;
 }
 
+/* exact_length on two threads sharing one table: bottom up on c, the walk on h,
+ * each unlimited up to the deadline; the first exact answer stops the other.  The
+ * turns of the one-thread schedule pay for the search that loses each round
+ * (Zuko 6: 143 M nodes in turns, 53-57 M for the walk alone); here it runs on the
+ * spare core, and each still reads the other's table entries.  -3 when the runtime
+ * gave one thread only (the caller runs the turns instead). */
+static int exact_length_pair(DfCtx *c, DfCtx *h, Position *pos, int U, const Budget *b, TsAnswer *a) {
+#ifdef _OPENMP
+    atomic_int stop = 0;
+    int L_up = -2, L_walk = -2, lb = 1, pair = 0;
+    Position hpos = *pos;
+    Budget hb = *b;
+    df_share_begin(c, h, &stop);
+#pragma omp parallel num_threads(2)
+    {
+        if (omp_get_num_threads() == 2) {
+            if (omp_get_thread_num() == 0) {
+                pair = 1;
+                L_up = df_exact_or(c, pos, U, &lb);
+                if (L_up > 0) atomic_store(&stop, 1);
+            } else {
+                L_walk = walk_exact(h, &hb, &hpos, U, 0);
+                if (L_walk > 0) atomic_store(&stop, 1);
+            }
+        }
+    }
+    df_share_end(c, h, b->nodes, b->deadline);
+    if (!pair) return -3;
+    TG_ASSERT(L_up <= 0 || L_walk <= 0 || L_up == L_walk);
+    int L = L_up > 0 ? L_up : L_walk > 0 ? L_walk : -2;
+    a->length_lb = L > 0 ? L : lb;
+    return L;
+#else
+    (void)c; (void)h; (void)pos; (void)U; (void)b; (void)a;
+    return -3;
+#endif
+}
+
 /* The exact length of a mated root (plain proof of length U).  Bottom up from the
  * root (df_exact_or) is the better search for most problems, the walk along the
  * main line for a few long ones (walk_exact); neither is known in advance, so from
@@ -615,6 +656,10 @@ static int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, doub
         /* (stopped: the budget is spent, but the shallow bounds still in the table give
          * bottom up a lower bound before its first limit check: Zuko 4, at least 7) */
         return L > 0 ? L : df_exact_or(c, pos, U, &a->length_lb);
+    }
+    if (o->helper && !o->node_limit) {
+        int L = exact_length_pair(c, o->helper, pos, U, &b, a);
+        if (L != -3) return L;
     }
     int best_lb = 1;
     for (uint64_t cap = b.first_cap;; cap *= 2) {

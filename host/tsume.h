@@ -61,6 +61,10 @@ typedef struct {
                              turns with it; TS_LEN_UP: bottom up only; TS_LEN_WALK: the walk only */
     uint64_t first_cap;   /* first node cap of the auto rounds (a walk step's: a quarter); 0 =
                              4 M.  Tests set a small one so that every kind of round runs */
+    DfCtx *helper;        /* NULL, or a second context on the solving context's table
+                             (df_new_helper): with auto and no node limit, a long problem's
+                             exact length is then searched bottom up and by the walk at
+                             once, on two threads (solve gives a lone problem its spare core) */
 } TsOptions;
 enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 

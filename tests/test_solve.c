@@ -25,7 +25,7 @@ static int pv_is(const TsAnswer *a, const char *usi) {
 
 static void solve(const char *sfen, TsAnswer *a) {
     Position pos = test_load(sfen);
-    TsOptions o = {5000000, 20, 1, 1, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0};
+    TsOptions o = {5000000, 20, 1, 1, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL};
     ts_solve(ctx(), &pos, &o, a);
 }
 
@@ -51,12 +51,12 @@ TEST(solve_length_bounds_at_a_limit) {
     TsAnswer *a = malloc(sizeof *a);
     Position pos = test_load("+Ngkr5/1g7/3+S5/+S1B6/9/9/9/9/9 b rb2g2s3n4l18p 1");  /* ShogiBoardQ 11-ply */
     for (uint64_t n = 400; n <= 600; n += 100) {  /* (the plain proof takes ~350 nodes, the exact 11 ~770) */
-        TsOptions o = {n, 0, 0, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0};
+        TsOptions o = {n, 0, 0, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL};
         ts_solve(ctx(), &pos, &o, a);
         CHECK(a->result == TS_MATE && !a->exact_length);
         CHECK(a->length_lb >= 1 && a->length_lb <= 11 && a->length >= 11);
     }
-    TsOptions full = {0, 0, 0, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0};
+    TsOptions full = {0, 0, 0, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL};
     ts_solve(ctx(), &pos, &full, a);
     CHECK(a->exact_length && a->length == 11 && a->length_lb == 11);
     free(a);
@@ -98,7 +98,7 @@ TEST(solve_leftover_flag) {
 /* Limits give unknown, never nomate. */
 TEST(solve_limit_gives_unknown) {
     Position pos = test_load("7k1/9/9/9/9/9/9/9/9 b B2G2SL2P2rb2g2s4n3l16p 1");
-    TsOptions o = {20000, 0, 1, 0, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0};
+    TsOptions o = {20000, 0, 1, 0, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL};
     TsAnswer a;
     ts_solve(ctx(), &pos, &o, &a);
     CHECK(a.result == TS_UNKNOWN);
@@ -220,7 +220,7 @@ TEST(dfpn_repetition_nomate_finishes) {
     df_begin(c, BLACK, 500000, 0);
     DfResult r = df_search(c, &pos, DF_MAX_DEPTH, DF_PLAIN);
     CHECK(r.result == DF_DISPROVEN && !(r.flags & (DF_DEPTH | DF_REP)));
-    TsOptions o = {500000, 0, 1, 1, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0};
+    TsOptions o = {500000, 0, 1, 1, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL};
     TsAnswer *a = malloc(sizeof *a);
     ts_solve(c, &pos, &o, a);
     CHECK(a->result == TS_NOMATE);
@@ -232,7 +232,7 @@ TEST(dfpn_repetition_nomate_finishes) {
 TEST(solve_confirm_notes_promotion_once) {
     TsAnswer *a = malloc(sizeof *a);
     Position pos = test_load("3k5/2+s6/4P4/3+B1+P3/8B/9/9/9/9 b GP2r3g3s4n4l15p 1");  /* compose extend, 17 plies */
-    TsOptions o = {5000000, 20, 1, 0, 6, 0, 1, 0, 0, TS_LEN_AUTO, 0};
+    TsOptions o = {5000000, 20, 1, 0, 6, 0, 1, 0, 0, TS_LEN_AUTO, 0, NULL};
     ts_solve(ctx(), &pos, &o, a);
     CHECK(a->result == TS_MATE && a->length == 17 && a->perfect && a->complete);
     int promo = 0;
@@ -248,7 +248,7 @@ TEST(solve_confirm_notes_promotion_once) {
 TEST(solve_leftover_needs_every_tie_compared) {
     TsAnswer *a = malloc(sizeof *a);
     Position pos = test_load("+B8/2R6/k8/9/l8/9/9/9/9 b Prb4g4s4n3l17p 1");
-    TsOptions o = {5000000, 20, 1, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0};
+    TsOptions o = {5000000, 20, 1, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL};
     ts_solve(ctx(), &pos, &o, a);
     CHECK(a->result == TS_MATE && a->exact_length && a->leftover == 1 && !a->leftover_unproved && !a->perfect);
     o.tie_plies = 1;
@@ -278,7 +278,7 @@ TEST(solve_length_search_variants_agree) {
     for (size_t i = 0; i < sizeof probs / sizeof probs[0]; i++)
         for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
             Position pos = test_load(probs[i].sfen);
-            TsOptions o = {20000000, 60, 1, 1, 4, 0, 0, 0, 0, ways[w].search, ways[w].cap};
+            TsOptions o = {20000000, 60, 1, 1, 4, 0, 0, 0, 0, ways[w].search, ways[w].cap, NULL};
             ts_solve(ctx(), &pos, &o, &a);
             CHECK(a.result == TS_MATE && a.exact_length);
             CHECK_EQ_U64(a.length, probs[i].len);
@@ -289,4 +289,37 @@ TEST(solve_length_search_variants_agree) {
             CHECK_EQ_U64(a.nyozume, first.nyozume);
             CHECK_EQ_U64(a.leftover, first.leftover);
         }
+}
+
+/* The same with a second thread on the table (solve's lone problem): bottom up and
+ * the walk at once, the first exact answer stopping the other.  Repeated, since
+ * which one wins (and what each finds in the table) varies from run to run; the
+ * answer may not. */
+TEST(solve_pair_threads_agree) {
+    static const struct { const char *sfen; int len; } probs[] = {
+        {"9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1", 21},  /* Zuko 2 */
+        {"n+B1sS4/1R1g5/1Ls6/2k6/2n6/3L5/R8/9/9 b B2P3gs2n2l16p 1", 21},      /* Zuko 5 */
+        {"7n1/5+B+P1r/7k1/7+p1/6P2/7N1/7N1/8B/9 b N2Pr4g4s4l13p 1", 23},       /* Zuko 18 */
+    };
+    static TsAnswer a, one;
+    DfCtx *helper = df_new_helper(ctx());
+    CHECK(helper != NULL);
+    for (size_t i = 0; helper && i < sizeof probs / sizeof probs[0]; i++) {
+        Position pos = test_load(probs[i].sfen);
+        TsOptions o = {0, 60, 1, 1, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL};
+        ts_solve(ctx(), &pos, &o, &one);
+        o.helper = helper;
+        for (int rep = 0; rep < 3; rep++) {
+            ts_solve(ctx(), &pos, &o, &a);
+            CHECK(a.result == TS_MATE && a.exact_length);
+            CHECK_EQ_U64(a.length, probs[i].len);
+            CHECK_EQ_U64(a.length_lb, probs[i].len);
+            CHECK_EQ_U64(a.npv, probs[i].len);
+            CHECK_EQ_U64(a.verified, 1);
+            CHECK_EQ_U64(a.perfect, one.perfect);
+            CHECK_EQ_U64(a.nyozume, one.nyozume);
+            CHECK_EQ_U64(a.leftover, one.leftover);
+        }
+    }
+    df_free(helper);
 }
