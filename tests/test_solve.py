@@ -270,6 +270,17 @@ def cli():
     check(p.returncode == 2 and len(rs) == 2 and rs[0]["result"] == "error" and rs[1]["result"] == "nomate",
           "cli stdin with a bad line: rc %d %s" % (p.returncode, p.stdout))
 
+    # A lone problem with two threads: its exact length is searched bottom up and by
+    # the walk at once on one table (Zuko 2 and 18: 21 and 23 plies, the record).
+    for sfen, n in (("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1", 21),
+                    ("7n1/5+B+P1r/7k1/7+p1/6P2/7N1/7N1/8B/9 b N2Pr4g4s4l13p 1", 23)):
+        p = subprocess.run([EXE, "solve", "--threads", "2", "--time", "60000", "--verify", sfen],
+                           capture_output=True, text=True)
+        r = json.loads(p.stdout) if p.returncode == 0 else {}
+        check(r.get("result") == "mate" and r.get("length") == n and "length_exact" not in r and
+              len(r.get("pv", [])) == n and r.get("verified") is True,
+              "two threads, one problem: rc %d %s" % (p.returncode, p.stdout[:300]))
+
 
 def table_sizes():
     """A composed 25-ply perfect problem (the 500 x 50 GA run of 2026-11-25) whose
