@@ -8,33 +8,36 @@
 
 double df_now(void) { return util_now(); }
 
-DfCtx *df_new(size_t hash_mb) {
+/* A context on table tt (cmask + 1 clusters) with its own futility and repetition
+ * caches; the stacks come per ply as needed.  On failure tt stays the caller's. */
+static DfCtx *ctx_on(Cluster *tt, size_t cmask, int owns_tt) {
     DfCtx *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    if (hash_mb < 1) hash_mb = 1;
-    size_t bytes = hash_mb << 20, n = 1;
-    while (n * 2 * sizeof(Cluster) <= bytes) n *= 2;
-    c->tt = util_alloc_large(n * sizeof(Cluster));
-    c->cmask = n - 1;
-    c->owns_tt = 1;
+    c->tt = tt;
+    c->cmask = cmask;
+    c->owns_tt = owns_tt;
     c->fmask = (1u << 14) - 1;
     c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
     c->rep = calloc((size_t)1 << REP_BITS, sizeof(RepEntry));
-    if (!c->tt || !c->fut || !c->rep) { df_free(c); return NULL; }
+    if (!c->tt || !c->fut || !c->rep) {
+        c->owns_tt = 0;
+        df_free(c);
+        return NULL;
+    }
     return c;
 }
 
-DfCtx *df_new_helper(DfCtx *owner) {
-    DfCtx *c = calloc(1, sizeof *c);
-    if (!c) return NULL;
-    c->tt = owner->tt;
-    c->cmask = owner->cmask;
-    c->fmask = (1u << 14) - 1;
-    c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
-    c->rep = calloc((size_t)1 << REP_BITS, sizeof(RepEntry));
-    if (!c->fut || !c->rep) { df_free(c); return NULL; }
+DfCtx *df_new(size_t hash_mb) {
+    if (hash_mb < 1) hash_mb = 1;
+    size_t bytes = hash_mb << 20, n = 1;
+    while (n * 2 * sizeof(Cluster) <= bytes) n *= 2;
+    Cluster *tt = util_alloc_large(n * sizeof(Cluster));
+    DfCtx *c = ctx_on(tt, n - 1, 1);
+    if (!c) free(tt);
     return c;
 }
+
+DfCtx *df_new_helper(DfCtx *owner) { return ctx_on(owner->tt, owner->cmask, 0); }
 
 void df_free(DfCtx *c) {
     if (!c) return;
@@ -45,14 +48,8 @@ void df_free(DfCtx *c) {
     free(c);
 }
 
-void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
-    c->gen++;
-    if (c->gen == 0) {  /* wrapped: really clear */
-        memset(c->tt, 0, (c->cmask + 1) * sizeof(Cluster));
-        memset(c->fut, 0, (c->fmask + 1) * sizeof(FutEntry));
-        memset(c->rep, 0, ((size_t)1 << REP_BITS) * sizeof(RepEntry));
-        c->gen = 1;
-    }
+/* A new problem's search state (the table's generation aside). */
+static void start_search(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
     c->attacker = attacker;
     c->nodes = 0;
     c->node_limit = node_limit;
@@ -64,21 +61,24 @@ void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
     c->nforbid = 0;
 }
 
+void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
+    c->gen++;
+    if (c->gen == 0) {  /* wrapped: really clear */
+        memset(c->tt, 0, (c->cmask + 1) * sizeof(Cluster));
+        memset(c->fut, 0, (c->fmask + 1) * sizeof(FutEntry));
+        memset(c->rep, 0, ((size_t)1 << REP_BITS) * sizeof(RepEntry));
+        c->gen = 1;
+    }
+    start_search(c, attacker, node_limit, deadline);
+}
+
 void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop) {
     if (owner->gen <= helper->gen) {  /* the owner's generation wrapped: helper's caches are stale */
         memset(helper->fut, 0, (helper->fmask + 1) * sizeof(FutEntry));
         memset(helper->rep, 0, ((size_t)1 << REP_BITS) * sizeof(RepEntry));
     }
     helper->gen = owner->gen;
-    helper->attacker = owner->attacker;
-    helper->nodes = 0;
-    helper->node_limit = 0;
-    helper->deadline = owner->deadline;
-    helper->aborted = 0;
-    helper->path_n = helper->path_base = 0;
-    helper->gb_n = 0;
-    helper->forbid = NULL;
-    helper->nforbid = 0;
+    start_search(helper, owner->attacker, 0, owner->deadline);
     helper->no_rep = owner->no_rep;
     owner->locking = helper->locking = 1;
     owner->stop = helper->stop = stop;

@@ -636,7 +636,6 @@ static int exact_length_pair(DfCtx *c, DfCtx *h, Position *pos, int U, const Bud
     atomic_int stop = 0;
     int L_up = -2, L_walk = -2, lb = 1, pair = 0;
     Position hpos = *pos;
-    Budget hb = *b;
     df_share_begin(c, h, &stop);
 #pragma omp parallel num_threads(2)
     {
@@ -646,7 +645,7 @@ static int exact_length_pair(DfCtx *c, DfCtx *h, Position *pos, int U, const Bud
                 L_up = df_exact_or(c, pos, U, &lb);
                 if (L_up > 0) atomic_store(&stop, 1);
             } else {
-                L_walk = walk_exact(h, &hb, &hpos, U, 0);
+                L_walk = walk_exact(h, b, &hpos, U, 0);
                 if (L_walk > 0) atomic_store(&stop, 1);
             }
         }
