@@ -97,6 +97,8 @@ struct DfCtx {
     int owns_tt;    /* 0: a helper on another context's table (df_new_helper) */
     int locking;    /* the table is shared right now: probes and stores lock their cluster */
     const atomic_int *stop;  /* set by the other thread of a shared search: abort */
+    int find;    /* an unbounded plain search (finding a mate): new AND nodes' pn counts one
+                  * interposition per square (see init_child) */
 };
 
 /* ph: for a proof, the attacker's proof hand (plain mode): the same board with at
