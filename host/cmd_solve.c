@@ -18,7 +18,7 @@
 const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
-    "                      [--length-search auto|up|walk]\n"
+    "                      [--length-search auto|up|walk] [--max-length N]\n"
     "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [SFEN ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
@@ -60,6 +60,9 @@ const char USAGE_SOLVE[] =
     "                two in turns with doubling node caps (a lone problem: the two at\n"
     "                once on two threads, see --threads).  The answers are the same;\n"
     "                only the time to reach them differs (Zuko 6's 81: walk)\n"
+    "  --max-length N  only mates of at most N plies: asked bottom up (\"mate within 1,\n"
+    "                3, ..., N?\"), no unbounded search; none: result unknown with\n"
+    "                \"length_lb\" (no mate within N is proved; a longer mate may exist)\n"
     "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
     "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
     "Exit status: 0, or 2 if an input was rejected (its line has \"result\":\"error\").\n";
@@ -81,7 +84,8 @@ typedef struct {
     size_t hash_mb;
     uint64_t nodes;
     double time_s;
-    int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search;
+    int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
+        max_length;
     const char *kif_dir;
     int progress;
 } SolveOpts;
@@ -157,7 +161,9 @@ static void render(Job *j, const SolveOpts *o) {
         }
         fprintf(f, "],\"leftover\":%d", a->leftover);
     } else {
-        fputs(",\"length\":0,\"pv\":[],\"perfect\":false,\"flaws\":[],\"yozume\":[]", f);
+        fputs(",\"length\":0", f);
+        if (a->length_lb > 1) fprintf(f, ",\"length_lb\":%d", a->length_lb);
+        fputs(",\"pv\":[],\"perfect\":false,\"flaws\":[],\"yozume\":[]", f);
     }
     fputs(",\"notes\":[", f);
     for (int i = 0; i < a->nnotes; i++) {
@@ -199,7 +205,7 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     /* a lone problem with cores to spare: a second thread joins its length search */
     int pair = n == 1 && threads >= 2;
     if (threads > n) threads = n > 0 ? n : 1;
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length};
 #pragma omp parallel num_threads(threads)
     {
         DfCtx *c = df_new(o->hash_mb);
@@ -245,7 +251,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         const char *s = argv[i];
         long long v = 0;
         int need = !strcmp(s, "--yozume-depth") || !strcmp(s, "--hash") || !strcmp(s, "--nodes") || !strcmp(s, "--time") || !strcmp(s, "--threads") ||
-                   !strcmp(s, "--kif") || !strcmp(s, "--tied-lines") || !strcmp(s, "--length-search");
+                   !strcmp(s, "--kif") || !strcmp(s, "--tied-lines") || !strcmp(s, "--length-search") || !strcmp(s, "--max-length");
         if (need && i + 1 >= argc) return cli_error(cmd, "%s needs a value", s);
         if (need && strcmp(s, "--kif") && strcmp(s, "--tied-lines") && strcmp(s, "--length-search")) {
             char *end;
@@ -256,6 +262,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (!strcmp(s, "--nodes")) { o->nodes = (uint64_t)v; i++; }
         else if (!strcmp(s, "--time")) { o->time_s = v / 1000.0; i++; }
         else if (!strcmp(s, "--threads")) { if (v < 1 || v > 1024) return cli_error(cmd, "--threads must be 1..1024"); o->threads = (int)v; i++; }
+        else if (!strcmp(s, "--max-length")) { if (v < 1 || v > DF_MAX_DEPTH - 2) return cli_error(cmd, "--max-length must be 1..%d", DF_MAX_DEPTH - 2); o->max_length = (int)v; i++; }
         else if (!strcmp(s, "--kif")) { o->kif_dir = argv[++i]; }
         else if (!strcmp(s, "--yozume-depth")) { if (v > 900) return cli_error(cmd, "--yozume-depth must be 0..900"); o->yozume_extra = (int)v; i++; }
         else if (!strcmp(s, "--yozume-unbounded")) o->yozume_extra = -1;

@@ -705,6 +705,48 @@ static int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, doub
     }
 }
 
+/* The answer once the exact length L of the mated root is known (a->length): main
+ * line, 駒余り, 余詰 and notes, each as far as the options ask. */
+static void analyse_mate(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root, int L) {
+    Position pos = *root;
+    a->length = a->length_lb = L;
+    a->exact_length = 1;
+    LineCtx lc = {c, root->side, o->tie_plies > 0 ? o->tie_plies : TIE_BUDGET_PLIES, 0};
+    int left = line_from(&lc, &pos, L, a->pv, &a->npv);
+    if (left >= 0 && a->npv == L) {
+        a->leftover = left;
+        a->complete = 1;
+        if (left > 0 && lc.ties_cut) {  /* another longest defence might leave nothing */
+            a->leftover_unproved = 1;
+            a->complete = 0;
+            add_note(a, "leftover_unproved: the main line leaves %d, the tie budget stopped the "
+                        "search for a longest defence that leaves none%s", "", left);
+        }
+        if (!o->flaws) a->complete = 0;
+        else if (!(o->first_flaw && left > 0)) {
+            analyse_line_confirmed(c, o, a, root);
+            settle_tied_lines(c, o, a, root);
+        }
+    } else {
+        a->npv = 0;
+        if (left == -1) snprintf(a->verify_msg, sizeof a->verify_msg, "main line extraction failed");
+        else add_note(a, "main_line_incomplete: the length is exact (%d), a limit stopped the main line%s", "", L);
+    }
+}
+
+/* --max-length N: only mates within N plies, asked bottom up ("mate within 1, 3,
+ * ..., N?") with no unbounded search: the first proof is the exact length; none
+ * is a proven "no mate within N" (result unknown: a longer mate may exist). */
+static int solve_bounded(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *pos) {
+    int ub = o->max_length | 1, lb = 1;  /* the deepest odd bound asked is ub - 2 <= N */
+    if (ub == o->max_length) ub += 2;
+    int L = df_exact_or(c, pos, ub, &lb);
+    if (L > 0 && L < ub) return L;
+    a->length_lb = L == ub ? ub : lb;
+    if (L == ub) add_note(a, "no_mate_within: no mate of at most %d plies (proved)%s", "", ub - 2);
+    return 0;
+}
+
 void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
     memset(a, 0, sizeof *a);
     a->verified = -1;
@@ -712,40 +754,27 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
     Position pos = *root;
     int attacker = pos.side;
     df_begin(c, attacker, o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0);
-    DfResult r = df_search(c, &pos, DF_MAX_DEPTH, DF_PLAIN);
-    a->nodes = df_nodes(c);
-    if (r.result == DF_DISPROVEN && !(r.flags & DF_DEPTH)) a->result = TS_NOMATE;
-    else if (r.result == DF_PROVEN) {
-        a->result = TS_MATE;
-        a->plain_len = r.len;
-        a->length = r.len;
-        df_set_no_rep(c, 1);  /* bounded queries from here on: every disproof is cacheable */
-        int L = exact_length(c, &pos, r.len, o, t0, a);
+    if (o->max_length > 0) {
+        df_set_no_rep(c, 1);  /* bounded queries only: every disproof is cacheable */
+        int L = solve_bounded(c, o, a, &pos);
         if (L > 0) {
-            a->length = a->length_lb = L;
-            a->exact_length = 1;
-            LineCtx lc = {c, attacker, o->tie_plies > 0 ? o->tie_plies : TIE_BUDGET_PLIES, 0};
-            int left = line_from(&lc, &pos, L, a->pv, &a->npv);
-            if (left >= 0 && a->npv == L) {
-                a->leftover = left;
-                a->complete = 1;
-                if (left > 0 && lc.ties_cut) {  /* another longest defence might leave nothing */
-                    a->leftover_unproved = 1;
-                    a->complete = 0;
-                    add_note(a, "leftover_unproved: the main line leaves %d, the tie budget stopped the "
-                                "search for a longest defence that leaves none%s", "", left);
-                }
-                if (!o->flaws) a->complete = 0;
-                else if (!(o->first_flaw && left > 0)) {
-                    analyse_line_confirmed(c, o, a, root);
-                    settle_tied_lines(c, o, a, root);
-                }
-            } else {
-                a->npv = 0;
-                if (left == -1) snprintf(a->verify_msg, sizeof a->verify_msg, "main line extraction failed");
-                else add_note(a, "main_line_incomplete: the length is exact (%d), a limit stopped the main line%s", "", L);
-            }
+            a->result = TS_MATE;
+            analyse_mate(c, o, a, root, L);
         }
+    } else {
+        DfResult r = df_search(c, &pos, DF_MAX_DEPTH, DF_PLAIN);
+        a->nodes = df_nodes(c);
+        if (r.result == DF_DISPROVEN && !(r.flags & DF_DEPTH)) a->result = TS_NOMATE;
+        else if (r.result == DF_PROVEN) {
+            a->result = TS_MATE;
+            a->plain_len = r.len;
+            a->length = r.len;
+            df_set_no_rep(c, 1);  /* bounded queries from here on: every disproof is cacheable */
+            int L = exact_length(c, &pos, r.len, o, t0, a);
+            if (L > 0) analyse_mate(c, o, a, root, L);
+        }
+    }
+    if (a->result == TS_MATE) {
         a->perfect = a->exact_length && a->complete && a->npv == a->length && a->leftover == 0 && a->nyozume == 0;
         if (!a->exact_length) {
             char lb[32];
@@ -761,6 +790,7 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
                                     sizeof a->verify_msg);
         }
     }
+    df_set_no_rep(c, 0);
     a->nodes = df_nodes(c);
     a->ms = (df_now() - t0) * 1000.0;
 }

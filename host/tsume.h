@@ -65,6 +65,8 @@ typedef struct {
                              (df_new_helper): with auto and no node limit, a long problem's
                              exact length is then searched bottom up and by the walk at
                              once, on two threads (solve gives a lone problem its spare core) */
+    int max_length;       /* > 0: only mates within this many plies, asked bottom up with no
+                             unbounded search (no mate within it: result unknown, length_lb) */
 } TsOptions;
 enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 

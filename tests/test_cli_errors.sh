@@ -155,6 +155,9 @@ err checks-and-evasions  '--checks and --evasions exclude each other' moves --ch
 err evasions-not-in-check '--evasions: the side to move is not in check' moves --evasions "$OK"
 err kif-missing-sfen     'missing SFEN'                    kif
 err kif-comment-no-value '--comment needs a value'         kif --comment
+err solve-max-length-0  '--max-length must be 1..999'     solve --max-length 0 "$OK"
+err solve-max-length-x  "--max-length needs a non-negative integer, got 'x'" solve --max-length x "$OK"
+err solve-max-length-none '--max-length needs a value'     solve --max-length
 err args-too-long        'arguments too long'              moves "$(printf 'x%.0s' $(seq 1 5000))"
 
 # --- stdin batch mode (a bad line: "error: ..." on stdout, the message on stderr, status 2)

@@ -429,10 +429,34 @@ def superiority_disproof():
     check(ok, "zuko 6, 20,000 nodes: rc %d %s %s" % (p.returncode, p.stdout[:200], p.stderr[-300:]))
 
 
+def max_length():
+    """--max-length N (bottom up only, no unbounded search): a problem of length L gives
+    the same full answer (mate L, perfect, proof checked) for N >= L and, for N < L,
+    result unknown with length_lb = the smallest odd length above N and the
+    no_mate_within note, never nomate; a position with no mate at all is unknown too."""
+    for ply, count in ((7, 60), (11, 30)):
+        lines = data_lines("data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt" % ply)[:count]
+        for n in (ply, ply + 1, ply - 1, ply - 2):
+            res = solve(lines, "--max-length", str(n), "--verify", "--yozume-depth", "4", "--time", "60000")
+            for line, r in zip(lines, res):
+                if n >= ply:
+                    ok = (r["result"] == "mate" and r["length"] == ply and r["perfect"] is True
+                          and r.get("verified") is True and "length_exact" not in r)
+                else:
+                    ok = (r["result"] == "unknown" and r.get("length_lb") == ply and r["pv"] == []
+                          and any(t.startswith("no_mate_within: no mate of at most %d plies" % (ply - 2))
+                                  for t in r["notes"]))
+                check(ok, "max-length %d, %d-ply problem: %s -> %s" % (n, ply, line, json.dumps(r)[:300]))
+    r = solve(["4k4/9/9/9/9/9/9/9/9 b P 1"], "--max-length", "9")
+    check(r and r[0]["result"] == "unknown" and r[0].get("length_lb") == 11,
+          "max-length on a position with no mate: %s" % json.dumps(r)[:300])
+
+
 def main():
     cli()
     table_sizes()
     superiority_disproof()
+    max_length()
     tied_lines()
     promotion_ties()
     detour_ties()
