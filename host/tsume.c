@@ -763,7 +763,6 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
         }
     } else {
         DfResult r = df_search(c, &pos, DF_MAX_DEPTH, DF_PLAIN);
-        a->nodes = df_nodes(c);
         if (r.result == DF_DISPROVEN && !(r.flags & DF_DEPTH)) a->result = TS_NOMATE;
         else if (r.result == DF_PROVEN) {
             a->result = TS_MATE;
@@ -774,6 +773,7 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
             if (L > 0) analyse_mate(c, o, a, root, L);
         }
     }
+    df_set_no_rep(c, 0);  /* (the proof checker below searches with the repetition test) */
     if (a->result == TS_MATE) {
         a->perfect = a->exact_length && a->complete && a->npv == a->length && a->leftover == 0 && a->nyozume == 0;
         if (!a->exact_length) {
@@ -783,14 +783,12 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
         }
         else if (!a->complete && o->flaws) add_note(a, "flaw_analysis_incomplete%.0d%s", "", 0);
         if (a->notes_incomplete) add_note(a, "notes_incomplete: a limit stopped a 変同 or final-move test%.0d%s", "", 0);
-        df_set_no_rep(c, 0);
         if (o->verify) {
             Position p2 = *root;
             a->verified = pc_verify(c, &p2, a, o->time_limit > 0 ? df_now() + o->time_limit : 0, a->verify_msg,
                                     sizeof a->verify_msg);
         }
     }
-    df_set_no_rep(c, 0);
     a->nodes = df_nodes(c);
     a->ms = (df_now() - t0) * 1000.0;
 }
