@@ -560,35 +560,61 @@ int sc_screen_setup(const ScBoard *b, Position *pos, ScResult *r, int flags) {
     return r->reason;
 }
 
-void sc_screen_legal(Position *pos, ScResult *r, TG_GLOBAL const int32_t *w, int flags) {
-    CheckInfo ci;
-    ScCheckIter it;
+/* ---- the mate-in-1 scan in stages --------------------------------------
+ * sc_screen_legal's loop, cut where a GPU splits it into kernels: the scan
+ * (every check counted, the few the king cannot simply step away from handed
+ * out for the mate test) and the test itself, one move at a time. */
+
+void sc_scan_init(const Position *pos, ScScan *s) {
+    checkinfo_init(pos, &s->ci);
+    sc_checks_init(pos, &s->ci, &s->it);
+    s->free = sc_free_escapes(pos);
+    s->checks = 0;
+}
+
+Move sc_scan_next(const Position *pos, ScScan *s) {
     Move m;
-    int checks = 0, nm = 0, nf = 0;
-    checkinfo_init(pos, &ci);
-    sc_checks_init(pos, &ci, &it);
-    Bitboard free = sc_free_escapes(pos);
-    while ((m = sc_checks_next(pos, &ci, &it)) != MOVE_NONE) {
-        checks++;
-        if (sc_escape_survives(pos, m, free)) continue;  /* the king steps away: not mate */
+    while ((m = sc_checks_next(pos, &s->ci, &s->it)) != MOVE_NONE) {
+        s->checks++;
+        if (!sc_escape_survives(pos, m, s->free)) return m;  /* else the king steps away: not mate */
+    }
+    return MOVE_NONE;
+}
+
+int sc_reply_kind(Position *pos, Move m) {
+    int cap = sc_do(pos, m);
+    int kind = sc_evasion_kind(pos);
+    sc_undo(pos, m, cap);
+    return kind;
+}
+
+void sc_result_mate(ScResult *r, Move m) {
+    if (r->n_mate1 < SC_MATE1_SLOTS) r->mate1[r->n_mate1] = (uint16_t)m;
+    r->n_mate1++;
+}
+
+void sc_screen_legal(Position *pos, ScResult *r, TG_GLOBAL const int32_t *w, int flags) {
+    ScScan s;
+    Move m;
+    int nf = 0;
+    sc_scan_init(pos, &s);
+    while ((m = sc_scan_next(pos, &s)) != MOVE_NONE) {
         int cap = sc_do(pos, m);
         int kind = sc_evasion_kind(pos);
         int futile = kind == 2 && (flags & SC_DO_FUTILE) && sc_futile_mate(pos);
         sc_undo(pos, m, cap);
         if (!kind) {
-            if (nm < SC_MATE1_SLOTS) r->mate1[nm] = (uint16_t)m;
-            nm++;
+            sc_result_mate(r, m);
         } else if (futile) {
             if (nf < SC_FUTILE_SLOTS) r->futile[nf] = (uint16_t)m;
             nf++;
         }
     }
-    r->checks = (uint16_t)checks;
-    r->n_mate1 = (uint16_t)nm;
+    r->checks = (uint16_t)s.checks;
     r->n_futile = (uint8_t)(nf > 255 ? 255 : nf);
     if (w) r->points = sc_points(pos, w);
     if (flags & SC_DO_MATE3) {
-        r->mate3 = (uint8_t)(nm > 0 || sc_mate3(pos));
+        r->mate3 = (uint8_t)(r->n_mate1 > 0 || sc_mate3(pos));
     }
 }
 

@@ -145,6 +145,23 @@ typedef struct {
 void sc_checks_init(const Position *pos, const CheckInfo *ci, ScCheckIter *it);
 Move sc_checks_next(const Position *pos, const CheckInfo *ci, ScCheckIter *it);
 
+/* The mate-in-1 scan in stages (sc_screen_legal is built from them; a GPU runs
+ * the scan and the per-move tests as separate kernels for even warps):
+ * sc_scan_next returns the next check the defender's king cannot simply step
+ * away from (only those can mate), counting every check in s->checks, and
+ * MOVE_NONE at the end; sc_reply_kind(pos, m) is sc_evasion_kind after m (0 =
+ * mate; pos is restored); sc_result_mate appends a mating move to r's list. */
+typedef struct {
+    CheckInfo ci;
+    ScCheckIter it;
+    Bitboard free;
+    int checks;
+} ScScan;
+void sc_scan_init(const Position *pos, ScScan *s);
+Move sc_scan_next(const Position *pos, ScScan *s);
+int sc_reply_kind(Position *pos, Move m);
+void sc_result_mate(ScResult *r, Move m);
+
 /* Iterator over the legal evasions of the side to move (the set gen_evasions
  * gives, in another order). */
 typedef struct {

@@ -115,10 +115,13 @@ struct OclScreen {
     /* generated streams: one program per sc_screen flag set, made on first use;
      * per slot a digest buffer of GEN_CHUNK boards, counters and kept indices */
     cl_program gen_prog[8];
-    cl_kernel gen_kern[8], gen_split_k[8], gen_legal_k[8];
+    cl_kernel gen_kern[8], gen_split_k[8], gen_legal_k[8], gen_scan_k[8], gen_mate_k[8], gen_finish_k[8], gen_rest_k[8];
     size_t gen_local[8];
     int gen_split;                /* two passes (legal boards listed first); see screen_gen.cl */
+    int gen_staged;               /* pass 2 of the plain screen as scan, mate and finish kernels */
+    size_t gen_qcap;              /* its move queue's length if less than a chunk (tests), else 0 */
     cl_mem gen_digest[2], gen_stats[2], gen_kept[2], gen_legal[2], gen_pos[2];
+    cl_mem gen_rec[2], gen_queue[2], gen_mate[2];  /* the staged pass 2's records, move queue, answers */
     size_t gen_pos_chunk;         /* boards per chunk in two passes (gen_pos sized for it), 0 = not yet */
     size_t gen_kept_cap;
     double gen_build_s;
@@ -387,6 +390,12 @@ static OclScreen *open_device(const char *spec, const int32_t *weights, size_t b
         /* two passes on GPUs, where a warp waits for its slowest lane; one on CPUs */
         const char *sp = getenv("TSUMEGEN_GEN_SPLIT");
         s->gen_split = sp && *sp ? atoi(sp) != 0 : (s->dev.type & CL_DEVICE_TYPE_GPU) != 0;
+        /* the staged pass 2 everywhere unless TSUMEGEN_GEN_STAGED=0 (to compare) */
+        const char *sg = getenv("TSUMEGEN_GEN_STAGED");
+        s->gen_staged = sg && *sg ? atoi(sg) != 0 : 1;
+        /* TSUMEGEN_GEN_QCAP: a short move queue, so tests reach the overflow path */
+        const char *qc = getenv("TSUMEGEN_GEN_QCAP");
+        s->gen_qcap = qc && atol(qc) > 0 ? (size_t)atol(qc) : 0;
         if (!with_screen) return s;  /* generated streams only: their programs are built on use */
         s->prog = build_auto(s, SCREEN_CL_SRC, sizeof SCREEN_CL_SRC, "");
         if (!s->prog) goto bad;
@@ -428,6 +437,10 @@ void ocl_screen_close(OclScreen *s) {
         if (s->gen_kern[i]) clReleaseKernel(s->gen_kern[i]);
         if (s->gen_split_k[i]) clReleaseKernel(s->gen_split_k[i]);
         if (s->gen_legal_k[i]) clReleaseKernel(s->gen_legal_k[i]);
+        if (s->gen_scan_k[i]) clReleaseKernel(s->gen_scan_k[i]);
+        if (s->gen_mate_k[i]) clReleaseKernel(s->gen_mate_k[i]);
+        if (s->gen_finish_k[i]) clReleaseKernel(s->gen_finish_k[i]);
+        if (s->gen_rest_k[i]) clReleaseKernel(s->gen_rest_k[i]);
         if (s->gen_prog[i]) clReleaseProgram(s->gen_prog[i]);
     }
     for (int i = 0; i < 2; i++) {
@@ -436,6 +449,9 @@ void ocl_screen_close(OclScreen *s) {
         if (s->gen_kept[i]) clReleaseMemObject(s->gen_kept[i]);
         if (s->gen_legal[i]) clReleaseMemObject(s->gen_legal[i]);
         if (s->gen_pos[i]) clReleaseMemObject(s->gen_pos[i]);
+        if (s->gen_rec[i]) clReleaseMemObject(s->gen_rec[i]);
+        if (s->gen_queue[i]) clReleaseMemObject(s->gen_queue[i]);
+        if (s->gen_mate[i]) clReleaseMemObject(s->gen_mate[i]);
     }
     if (s->w) clReleaseMemObject(s->w);
     if (s->prog) clReleaseProgram(s->prog);
@@ -525,7 +541,11 @@ static cl_kernel gen_kernel(OclScreen *s, int f) {
     if (st != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "clCreateKernel(screen_gen): %s", cl_errname(st)); return NULL; }
     s->gen_split_k[f] = clCreateKernel(s->gen_prog[f], "screen_gen_split", &st);
     if (st == CL_SUCCESS) s->gen_legal_k[f] = clCreateKernel(s->gen_prog[f], "screen_gen_legal", &st);
-    if (st != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "clCreateKernel(screen_gen_split/legal): %s", cl_errname(st)); return NULL; }
+    if (st == CL_SUCCESS) s->gen_scan_k[f] = clCreateKernel(s->gen_prog[f], "screen_gen_scan", &st);
+    if (st == CL_SUCCESS) s->gen_mate_k[f] = clCreateKernel(s->gen_prog[f], "screen_gen_mate", &st);
+    if (st == CL_SUCCESS) s->gen_finish_k[f] = clCreateKernel(s->gen_prog[f], "screen_gen_finish", &st);
+    if (st == CL_SUCCESS) s->gen_rest_k[f] = clCreateKernel(s->gen_prog[f], "screen_gen_rest", &st);
+    if (st != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "clCreateKernel(screen_gen pass 2): %s", cl_errname(st)); return NULL; }
     /* default work-group size: 256 on GPUs (the best of 32..256 measured on an
      * H100, benchmarks/RESULTS.md), 64 elsewhere, within what the kernel allows */
     size_t wg = 0, want = (s->dev.type & CL_DEVICE_TYPE_GPU) ? 256 : 64;
@@ -533,7 +553,7 @@ static cl_kernel gen_kernel(OclScreen *s, int f) {
     s->gen_local[f] = wg >= want ? want : wg >= 32 ? wg / 32 * 32 : wg ? wg : 1;
     for (int i = 0; i < 2 && !s->gen_digest[i]; i++) {
         s->gen_digest[i] = clCreateBuffer(s->ctx, CL_MEM_WRITE_ONLY, GEN_CHUNK * sizeof(cl_uint), NULL, &st);
-        if (st == CL_SUCCESS) s->gen_stats[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, 4 * sizeof(cl_uint), NULL, &st);
+        if (st == CL_SUCCESS) s->gen_stats[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, 8 * sizeof(cl_uint), NULL, &st);
         if (st == CL_SUCCESS) s->gen_legal[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, GEN_CHUNK * sizeof(cl_uint), NULL, &st);
         if (st != CL_SUCCESS) { util_fail(s->err, sizeof s->err, "clCreateBuffer(gen): %s", cl_errname(st)); return NULL; }
     }
@@ -563,8 +583,8 @@ static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, u
                    size_t max_kept, ScGenStats *st) {
     int f = job->flags & 7;
     cl_kernel k = s->gen_kern[f];
-    static const cl_uint zero[4] = {0, 0, 0, 0};
-    cl_uint cnt[2][4];
+    static const cl_uint zero[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    cl_uint cnt[2][8];
     size_t len[2] = {0, 0}, nk = 0;
     int busy[2] = {0, 0};
     memset(st, 0, sizeof *st);
@@ -592,8 +612,15 @@ static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, u
         for (int i = 0; i < 2; i++) {
             cl_int e;
             s->gen_pos[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, c * SC_POS_STRIDE, NULL, &e);
+            /* the staged pass 2: three words per board, a queue of up to one move per board */
+            if (e == CL_SUCCESS) s->gen_rec[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, 3 * c * sizeof(cl_uint), NULL, &e);
+            if (e == CL_SUCCESS) s->gen_queue[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, c * sizeof(cl_ulong), NULL, &e);
+            if (e == CL_SUCCESS) s->gen_mate[i] = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, c, NULL, &e);
             if (e != CL_SUCCESS) {
-                for (int j = 0; j <= i; j++) if (s->gen_pos[j]) { clReleaseMemObject(s->gen_pos[j]); s->gen_pos[j] = NULL; }
+                for (int j = 0; j <= i; j++) {
+                    cl_mem *b[4] = {&s->gen_pos[j], &s->gen_rec[j], &s->gen_queue[j], &s->gen_mate[j]};
+                    for (int t = 0; t < 4; t++) if (*b[t]) { clReleaseMemObject(*b[t]); *b[t] = NULL; }
+                }
                 s->gen_split = split = 0;
                 break;
             }
@@ -629,14 +656,31 @@ static int gen_run(OclScreen *s, int split, const ScGenJob *job, size_t local, u
             CHK(clEnqueueWriteBuffer(q, s->gen_stats[slot], CL_FALSE, 0, sizeof zero, zero, 0, NULL, NULL), "clEnqueueWriteBuffer(stats)");
             size_t global = (m + local - 1) / local * local;
             if (split) {
+                cl_uint pc = (cl_uint)chunk, qc = (cl_uint)(s->gen_qcap && s->gen_qcap < chunk ? s->gen_qcap : chunk);
+                size_t qglobal = (chunk + local - 1) / local * local;
                 KArg a1[] = {KA(seed), KA(base), KA(nn), KA(want), KA(s->gen_digest[slot]), KA(s->gen_stats[slot]),
-                             KA(s->gen_legal[slot]), KA(s->gen_pos[slot])};
+                             KA(s->gen_legal[slot]), KA(s->gen_pos[slot]), KA(pc)};
+                /* screen_gen_legal, and screen_gen_rest with the records last */
                 KArg a2[] = {KA(base), KA(s->w), KA(keep_mode), KA(min_points), KA(want), KA(s->gen_digest[slot]),
-                             KA(s->gen_stats[slot]), KA(s->gen_legal[slot]), KA(s->gen_pos[slot]),
-                             KA(s->gen_kept[slot]), KA(mk)};
-                if (launch(s, q, s->gen_split_k[f], "screen_gen_split", a1, 8, global, local) ||
-                    launch(s, q, s->gen_legal_k[f], "screen_gen_legal", a2, 11, global, local))
+                             KA(s->gen_stats[slot]), KA(s->gen_legal[slot]), KA(s->gen_pos[slot]), KA(pc),
+                             KA(s->gen_kept[slot]), KA(mk), KA(s->gen_rec[slot])};
+                KArg a2s[] = {KA(s->w), KA(s->gen_stats[slot]), KA(s->gen_pos[slot]), KA(pc), KA(s->gen_rec[slot]),
+                              KA(s->gen_queue[slot]), KA(qc)};
+                KArg a3[] = {KA(s->gen_stats[slot]), KA(s->gen_pos[slot]), KA(pc), KA(s->gen_queue[slot]), KA(qc),
+                             KA(s->gen_mate[slot])};
+                KArg a4[] = {KA(base), KA(keep_mode), KA(min_points), KA(want), KA(s->gen_digest[slot]),
+                             KA(s->gen_stats[slot]), KA(s->gen_legal[slot]), KA(pc), KA(s->gen_kept[slot]), KA(mk),
+                             KA(s->gen_rec[slot]), KA(s->gen_queue[slot]), KA(s->gen_mate[slot])};
+                if (launch(s, q, s->gen_split_k[f], "screen_gen_split", a1, 9, global, local)) goto bad;
+                if (s->gen_staged && !(f & (SC_DO_MATE3 | SC_DO_FUTILE))) {
+                    if (launch(s, q, s->gen_scan_k[f], "screen_gen_scan", a2s, 7, global, local) ||
+                        launch(s, q, s->gen_mate_k[f], "screen_gen_mate", a3, 6, qglobal, local) ||
+                        launch(s, q, s->gen_finish_k[f], "screen_gen_finish", a4, 13, global, local) ||
+                        launch(s, q, s->gen_rest_k[f], "screen_gen_rest", a2, 13, global, local))
+                        goto bad;
+                } else if (launch(s, q, s->gen_legal_k[f], "screen_gen_legal", a2, 12, global, local)) {
                     goto bad;
+                }
             } else {
                 KArg a[] = {KA(seed), KA(base), KA(nn), KA(s->w), KA(keep_mode), KA(min_points), KA(want),
                             KA(s->gen_digest[slot]), KA(s->gen_stats[slot]), KA(s->gen_kept[slot]), KA(mk)};

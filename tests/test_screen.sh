@@ -140,6 +140,16 @@ for split in 0 1; do
 done
 if [ "$have_cl" = 1 ]; then
     grep -q 'OpenCL (none)' "$tmp/gb" && bad "generated streams ran on OpenCL" || ok "generated streams ran on OpenCL"
+    # two passes with pass 2 in one kernel (TSUMEGEN_GEN_STAGED=0), and staged with
+    # a 300-move queue, so that boards overflow it and screen_gen_rest screens them
+    for v in "TSUMEGEN_GEN_STAGED=0" "TSUMEGEN_GEN_QCAP=300"; do
+        if env TSUMEGEN_GEN_SPLIT=1 $v "$T" bench screen --gen-only --no-mate3 --boards 20000 --gen-boards 100000 >"$tmp/gb" 2>"$tmp/gbe" &&
+           grep -q 'mismatches 0$' "$tmp/gb"; then
+            ok "generated streams, two passes, $v: device == CPU"
+        else
+            cat "$tmp/gb" "$tmp/gbe" | head; bad "generated streams, two passes, $v: device == CPU"
+        fi
+    done
 fi
 "$T" screen --generate 300000 --unique-mate1 --seed 9 >"$tmp/gen1" 2>"$tmp/gen1e" &&
 "$T" screen --generate 300000 --unique-mate1 --seed 9 --device omp >"$tmp/gen2" 2>/dev/null
