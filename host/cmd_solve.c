@@ -205,7 +205,11 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     /* a lone problem with cores to spare: a second thread joins its length search */
     int pair = n == 1 && threads >= 2;
     if (threads > n) threads = n > 0 ? n : 1;
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0};
+    /* --max-length on a lone problem: the spare thread splits the last bound by root
+     * check (TSUMEGEN_SPLIT=0: the owner alone, to compare) */
+    const char *sb = getenv("TSUMEGEN_SPLIT");
+    to.split_bounded = !(sb && *sb && atoi(sb) == 0);
 #pragma omp parallel num_threads(threads)
     {
         DfCtx *c = df_new(o->hash_mb);

@@ -23,6 +23,7 @@
 #include "tsume.h"
 #include "proofcheck.h"
 #include "sfen.h"
+#include "split.h"
 /* exact_length: the plain length from which the main-line walk takes turns with the
  * bottom-up search, and their first node cap (a walk step's first cap is a quarter) */
 #define WALK_MIN_PLIES 19
@@ -625,6 +626,42 @@ out:
     return e;
 }
 
+/* Two threads on one table: the owner asks df_exact_or(pos, ub) bottom up while the
+ * helper, on a copy of pos, walks the main line (walk_exact, PAIR_WALK) or splits
+ * the last bound by root check (split_last_bound, PAIR_SPLIT); the owner's end stops the
+ * helper, a walk's exact answer stops the owner.  Returns -3 when the runtime gave
+ * one thread only, else the owner's df_exact_or (its *lb set); *walk_L the walk's. */
+enum { PAIR_WALK, PAIR_SPLIT };
+static int pair_run(DfCtx *c, DfCtx *h, int kind, Position *pos, int ub, int *lb, const Budget *b, int *walk_L) {
+#ifdef _OPENMP
+    atomic_int stop = 0;
+    int L = -2, pair = 0;
+    Position hpos = *pos;
+    *walk_L = -2;
+    df_share_begin(c, h, &stop);
+#pragma omp parallel num_threads(2)
+    {
+        if (omp_get_num_threads() == 2) {
+            if (omp_get_thread_num() == 0) {
+                pair = 1;
+                L = df_exact_or(c, pos, ub, lb);
+                atomic_store(&stop, 1);
+            } else if (kind == PAIR_WALK) {
+                *walk_L = walk_exact(h, b, &hpos, ub, 0);
+                if (*walk_L > 0) atomic_store(&stop, 1);
+            } else {
+                split_last_bound(h, &hpos, ub - 2, b->deadline);
+            }
+        }
+    }
+    df_share_end(c, h, b->nodes, b->deadline);
+    return pair ? L : -3;
+#else
+    (void)c; (void)h; (void)kind; (void)pos; (void)ub; (void)lb; (void)b; (void)walk_L;
+    return -3;
+#endif
+}
+
 /* exact_length on two threads sharing one table: bottom up on c, the walk on h,
  * each unlimited up to the deadline; the first exact answer stops the other.  The
  * turns of the one-thread schedule pay for the search that loses each round
@@ -632,34 +669,12 @@ out:
  * spare core, and each still reads the other's table entries.  -3 when the runtime
  * gave one thread only (the caller runs the turns instead). */
 static int exact_length_pair(DfCtx *c, DfCtx *h, Position *pos, int U, const Budget *b, TsAnswer *a) {
-#ifdef _OPENMP
-    atomic_int stop = 0;
-    int L_up = -2, L_walk = -2, lb = 1, pair = 0;
-    Position hpos = *pos;
-    df_share_begin(c, h, &stop);
-#pragma omp parallel num_threads(2)
-    {
-        if (omp_get_num_threads() == 2) {
-            if (omp_get_thread_num() == 0) {
-                pair = 1;
-                L_up = df_exact_or(c, pos, U, &lb);
-                if (L_up > 0) atomic_store(&stop, 1);
-            } else {
-                L_walk = walk_exact(h, b, &hpos, U, 0);
-                if (L_walk > 0) atomic_store(&stop, 1);
-            }
-        }
-    }
-    df_share_end(c, h, b->nodes, b->deadline);
-    if (!pair) return -3;
+    int lb = 1, L_walk, L_up = pair_run(c, h, PAIR_WALK, pos, U, &lb, b, &L_walk);
+    if (L_up == -3) return -3;
     TG_ASSERT(L_up <= 0 || L_walk <= 0 || L_up == L_walk);
     int L = L_up > 0 ? L_up : L_walk > 0 ? L_walk : -2;
     a->length_lb = L > 0 ? L : lb;
     return L;
-#else
-    (void)c; (void)h; (void)pos; (void)U; (void)b; (void)a;
-    return -3;
-#endif
 }
 
 /* The exact length of a mated root (plain proof of length U).  Bottom up from the
@@ -736,11 +751,14 @@ static void analyse_mate(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
 
 /* --max-length N: only mates within N plies, asked bottom up ("mate within 1, 3,
  * ..., N?") with no unbounded search: the first proof is the exact length; none
- * is a proven "no mate within N" (result unknown: a longer mate may exist). */
-static int solve_bounded(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *pos) {
-    int ub = o->max_length | 1, lb = 1;  /* the deepest odd bound asked is ub - 2 <= N */
+ * is a proven "no mate within N" (result unknown: a longer mate may exist).  With
+ * a helper (h) the spare thread splits the last bound by root check. */
+static int solve_bounded(DfCtx *c, DfCtx *h, const TsOptions *o, TsAnswer *a, Position *pos, double deadline) {
+    int ub = o->max_length | 1, lb = 1, L = -3, walk_L;  /* the deepest odd bound asked is ub - 2 <= N */
     if (ub == o->max_length) ub += 2;
-    int L = df_exact_or(c, pos, ub, &lb);
+    Budget b = {0, deadline, 0};
+    if (h) L = pair_run(c, h, PAIR_SPLIT, pos, ub, &lb, &b, &walk_L);
+    if (L == -3) L = df_exact_or(c, pos, ub, &lb);
     if (L > 0 && L < ub) return L;
     a->length_lb = L == ub ? ub : lb;
     if (L == ub) add_note(a, "no_mate_within: no mate of at most %d plies (proved)%s", "", ub - 2);
@@ -756,7 +774,8 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
     df_begin(c, attacker, o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0);
     if (o->max_length > 0) {
         df_set_no_rep(c, 1);  /* bounded queries only: every disproof is cacheable */
-        int L = solve_bounded(c, o, a, &pos);
+        DfCtx *h = o->helper && !o->node_limit && o->split_bounded ? o->helper : NULL;
+        int L = solve_bounded(c, h, o, a, &pos, o->time_limit > 0 ? t0 + o->time_limit : 0);
         if (L > 0) {
             a->result = TS_MATE;
             analyse_mate(c, o, a, root, L);

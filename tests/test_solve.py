@@ -447,6 +447,20 @@ def max_length():
                           and any(t.startswith("no_mate_within: no mate of at most %d plies" % (ply - 2))
                                   for t in r["notes"]))
                 check(ok, "max-length %d, %d-ply problem: %s -> %s" % (n, ply, line, json.dumps(r)[:300]))
+    # one problem at a time: the spare thread splits the last bound by root check
+    # (split_helper); the owner's answer must not change
+    z21 = [l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv") if l.startswith("zukou-021\t")]
+    r = solve(z21, "--max-length", "11", "--hash", "256")
+    check(r and r[0]["result"] == "unknown" and r[0].get("length_lb") == 13
+          and any(t.startswith("no_mate_within: no mate of at most 11 plies") for t in r[0]["notes"]),
+          "max-length 11, Zuko 21 alone (split): %s" % json.dumps(r)[:300])
+    for line in data_lines("data/third_party/shogiboardq/tsume_13ply_1000_20261001.txt")[:4]:
+        r = solve([line], "--max-length", "13", "--verify", "--yozume-depth", "4")
+        check(r and r[0]["result"] == "mate" and r[0]["length"] == 13 and r[0]["perfect"] is True
+              and r[0].get("verified") is True, "max-length 13, 13-ply problem alone: %s" % json.dumps(r)[:300])
+        r = solve([line], "--max-length", "11")
+        check(r and r[0]["result"] == "unknown" and r[0].get("length_lb") == 13,
+              "max-length 11, 13-ply problem alone: %s" % json.dumps(r)[:300])
     r = solve(["4k4/9/9/9/9/9/9/9/9 b P 1"], "--max-length", "9")
     check(r and r[0]["result"] == "unknown" and r[0].get("length_lb") == 11,
           "max-length on a position with no mate: %s" % json.dumps(r)[:300])
