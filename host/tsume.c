@@ -771,11 +771,12 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
     double t0 = df_now();
     Position pos = *root;
     int attacker = pos.side;
-    df_begin(c, attacker, o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0);
+    double deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
+    df_begin(c, attacker, o->node_limit, deadline);
     if (o->max_length > 0) {
         df_set_no_rep(c, 1);  /* bounded queries only: every disproof is cacheable */
         DfCtx *h = o->helper && !o->node_limit && o->split_bounded ? o->helper : NULL;
-        int L = solve_bounded(c, h, o, a, &pos, o->time_limit > 0 ? t0 + o->time_limit : 0);
+        int L = solve_bounded(c, h, o, a, &pos, deadline);
         if (L > 0) {
             a->result = TS_MATE;
             analyse_mate(c, o, a, root, L);

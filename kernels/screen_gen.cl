@@ -17,6 +17,20 @@
 #define SC_GEN_FLAGS 0
 #endif
 
+/* What every kernel does with a finished board: its digest, the counter of
+ * boards with a mate-in-1 (summed per group by the caller: one global atomic per
+ * group), the kept list. */
+TG_INLINE void sc_gen_finish_board(const ScResult *r, ulong index, uint i, int keep_mode, int min_points,
+                                   int want_digest, __global uint *digest, __global uint *stats,
+                                   __global ulong *kept, uint max_kept, __local uint *l_mate1) {
+    if (want_digest) digest[i] = sc_result_digest(r);
+    if (r->n_mate1) atomic_inc(l_mate1);
+    if (sc_gen_keep(r, keep_mode, min_points)) {
+        uint k = atomic_inc(&stats[2]);
+        if (k < max_kept) kept[k] = index;
+    }
+}
+
 /* stats[0] legal boards, stats[1] boards with a mate-in-1, stats[2] kept boards
  * (may exceed max_kept: only the first max_kept indices are stored). */
 __kernel void screen_gen(ulong seed, ulong base, uint n, __global const int *weights, int keep_mode,
@@ -31,14 +45,8 @@ __kernel void screen_gen(ulong seed, ulong base, uint n, __global const int *wei
         ScResult r;
         sc_gen_board(seed, base + i, &b);
         sc_screen(&b, &r, weights, SC_GEN_FLAGS);
-        if (want_digest) digest[i] = sc_result_digest(&r);
-        /* counters summed in local memory first: one global atomic per group */
-        if (r.reason == SC_OK) atomic_inc(&l_legal);
-        if (r.n_mate1) atomic_inc(&l_mate1);
-        if (sc_gen_keep(&r, keep_mode, min_points)) {
-            uint k = atomic_inc(&stats[2]);
-            if (k < max_kept) kept[k] = base + i;
-        }
+        if (r.reason == SC_OK) atomic_inc(&l_legal);  /* (summed per group, as l_mate1) */
+        sc_gen_finish_board(&r, base + i, i, keep_mode, min_points, want_digest, digest, stats, kept, max_kept, &l_mate1);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
@@ -104,18 +112,7 @@ __kernel void screen_gen_split(ulong seed, ulong base, uint n, int want_digest, 
     }
 }
 
-/* What every pass-2 kernel does with a finished board: its digest, the counter
- * of boards with a mate-in-1 (summed per group by the caller), the kept list. */
-TG_INLINE void sc_gen_finish_board(const ScResult *r, ulong index, uint i, int keep_mode, int min_points,
-                                   int want_digest, __global uint *digest, __global uint *stats,
-                                   __global ulong *kept, uint max_kept, __local uint *l_mate1) {
-    if (want_digest) digest[i] = sc_result_digest(r);
-    if (r->n_mate1) atomic_inc(l_mate1);
-    if (sc_gen_keep(r, keep_mode, min_points)) {
-        uint k = atomic_inc(&stats[2]);
-        if (k < max_kept) kept[k] = index;
-    }
-}
+#define SC_SCAN_DONE 0xFFFFFFFFu  /* rec[j] of a board the staged scan leaves to screen_gen_rest */
 
 /* One listed board whole (rest: only those the staged scan left to it). */
 TG_INLINE void sc_gen_legal_one(ulong base, __global const int *weights, int keep_mode, int min_points,
@@ -126,7 +123,7 @@ TG_INLINE void sc_gen_legal_one(ulong base, __global const int *weights, int kee
     uint lid = (uint)get_local_id(0), j = (uint)get_global_id(0);
     if (lid == 0) *l_mate1 = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (j < stats[3] && (!rest || rest[j] == 0xFFFFFFFFu)) {
+    if (j < stats[3] && (!rest || rest[j] == SC_SCAN_DONE)) {
         uint i = legal[j];
         ScResult r;
         ScPosWords pos;
@@ -164,7 +161,6 @@ __kernel void screen_gen_legal(ulong base, __global const int *weights, int keep
 #ifndef SC_SCAN_QUEUE
 #define SC_SCAN_QUEUE 32  /* 8: 0.81x, 16: 0.97x of 32 on an H100 (a build option) */
 #endif
-#define SC_SCAN_DONE 0xFFFFFFFFu
 #define SC_QUEUE_BLANK 0xFFFFFFFFFFFFFFFFul
 
 __kernel void screen_gen_scan(__global const int *weights, __global uint *stats, __global const ulong *pos_store,
@@ -174,7 +170,7 @@ __kernel void screen_gen_scan(__global const int *weights, __global uint *stats,
         ScPosWords pos;
         ScScan sc;
         ushort mv[SC_SCAN_QUEUE];
-        uint h = 0, qb = SC_SCAN_DONE;
+        uint h = 0, qb;
         Move m;
         sc_pos_get(pos_store, cap, j, &pos);
         sc_scan_init(&pos.p, &sc);
