@@ -240,6 +240,23 @@ def edo(*opts):
                     else not plain_mate_within(b, n - 2))
             check(none, "edo %s: a mate within %d from ply %d with every evasion a defence" % (pid, n - 2, k))
             continue
+        if expect.startswith("shorter:"):
+            # the record's attacker is not quickest: from its attacker ply k the exact
+            # length is n, less than the record's remainder
+            k, n = (int(x) for x in expect.split(":")[1:3])
+            moves = rec[3].split()
+            r = solve([rec[2] + " moves " + " ".join(moves[:k])], "--apply-moves", "--verify", "--time", ms,
+                      "--no-flaws", *opts)[0]
+            ok = (r["result"] == "mate" and r["length"] == n and "length_exact" not in r and n < len(moves) - k
+                  and r.get("verified") in (True, "undecided"))
+            check(ok, "edo %s (expect %s)%s: %s" % (pid, expect, " ".join(opts), json.dumps(r)[:300]))
+            if not opts:  # independent: the mate holds with every evasion a defence too
+                b = cshogi.Board(rec[2])
+                for m in moves[:k]:
+                    b.push_usi(m)
+                check(plain_mate_within(b, n), "edo %s: no mate within %d from ply %d with every evasion a defence"
+                      % (pid, n, k))
+            continue
         r = solve([rec[2] + " moves " + rec[3]], "--verify", "--time", ms, "--yozume-depth", "2", *opts)[0]
         if expect == "record":
             ok = r["result"] == "mate" and r["length"] == int(rec[1]) and "length_exact" not in r
