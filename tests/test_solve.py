@@ -92,7 +92,7 @@ def not_mate(r):
 
 def plain_mate_within(board, depth):
     """Strict and independent: can the side to move mate within depth plies when every
-    legal evasion is a defence (so such a mate is never longer than ours)?  Exhaustive
+    legal evasion is a defence (so such a mate is never shorter than ours)?  Exhaustive
     AND/OR search on cshogi's move generator, memoised by position (cshogi's Zobrist
     hash, hands and side to move included) and depth; no repetition cut (the bound ends
     every line), so no memoised answer depends on the path.  Unlike cshogi's df-pn its
