@@ -68,7 +68,7 @@ typedef struct {
     int max_length;       /* > 0: only mates within this many plies, asked bottom up with no
                              unbounded search (no mate within it: result unknown, length_lb) */
     int split_bounded;    /* with max_length and a helper: the helper splits the last bound by
-                             root check (split_helper in tsume.c) */
+                             root check (split_last_bound in split.c) */
 } TsOptions;
 enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 
