@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""test_tsume_ref.py - `tsumegen solve` against tsume_ref.py, an independent brute-force
+implementation of TSUME_RULES.md (the futile-interposition rule included) on cshogi.
+
+1. The reference itself on the regression positions whose answers are documented upstream
+   (futile drops in every one but two): it must give those lengths.
+2. Three groups of positions, each with a bound B (7 to 13 plies): near the end of the
+   Edo classics (data/edo: Zuko and Muso records with 1, 3, 5, 7, 9 plies left); the
+   ShogiBoardQ 5- to 13-ply problems after the first check and every legal reply (futile
+   drops included); ShogiBoardQ 3- to 13-ply problems spoiled one way each (near misses:
+   mostly no mate, the disproof side of the rule).  Wherever the reference decides
+   "exact length L <= B" or "no mate within B" within NODE_LIMIT nodes, tsumegen
+   (`solve --max-length B`) must agree: a mate of length L, proven exact; or no mate of
+   at most B plies.  Each group's count of decided positions, and of drops the reference
+   found futile, must reach a floor, so the comparison cannot pass by skipping.
+   (With the reference's futility test switched off, i.e. the plain rule, 73 positions
+   disagree: the comparison sees the rule.)
+Last line: "tsume-ref: N passed, N failed".
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import cshogi
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tsume_ref import TsumeRef, Undecided  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+BIN = os.environ.get("BIN", "bin")
+EXE = os.path.join(ROOT, BIN, "tsumegen")
+SAN = "san" in BIN
+NODE_LIMIT = 25_000
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL " + what[:600])
+
+
+def data_rows(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return [l.rstrip("\n").split("\t") for l in f if l.strip() and not l.startswith("#")]
+
+
+DOCUMENTED = {"yo162a": 3, "yo162b": 3, "sug20": 3, "sug1": 5, "sug10": 3, "sug7": 7, "yo257a": 5, "fsf644": 1}
+
+
+def documented():
+    for row in data_rows("data/regressions/positions.tsv"):
+        if row[0] in DOCUMENTED:
+            ref = TsumeRef(2_000_000)
+            got = ref.exact_or(cshogi.Board(row[1]), 9)
+            check(got == DOCUMENTED[row[0]], "reference on %s: %s, documented %d" % (row[0], got, DOCUMENTED[row[0]]))
+
+
+def edo_tails(scale):
+    """Attacker-to-move positions of the Edo records with 1, 3, 5, 7, 9 record plies left
+    (bound 7, and 9 for the last)."""
+    out = []
+    for path in ("data/edo/zukou.tsv", "data/edo/musou.tsv"):
+        rows = data_rows(path)
+        for row in rows[:int(len(rows) * scale)]:
+            moves = row[3].split()
+            for left in (1, 3, 5, 7, 9):
+                if left > len(moves):
+                    continue
+                b = cshogi.Board(row[2])
+                for m in moves[:len(moves) - left]:
+                    b.push_usi(m)
+                out.append(("%s-%d" % (row[0], left), b.sfen(), max(7, left)))
+    return out
+
+
+def shogiboardq(ply, count):
+    path = "data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt" % ply
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return [l.strip() for l in f if l.strip() and not l.startswith("#")][:count]
+
+
+def shogiboardq_replies(scale):
+    """After the first check of ShogiBoardQ 5- to 13-ply problems, every legal reply
+    (bound: the plies left on the main line, at least 7)."""
+    out = []
+    for ply, count in ((5, 200), (7, 200), (11, 200), (13, 100)):
+        for i, line in enumerate(shogiboardq(ply, int(count * scale))):
+            sfen, _, usi = line.partition(" moves ")
+            b = cshogi.Board(sfen)
+            b.push_usi(usi.split()[0])
+            for m in list(b.legal_moves):
+                b.push(m)
+                out.append(("sbq%d-%d-%s" % (ply, i, cshogi.move_to_usi(m)), b.sfen(), max(7, ply - 2)))
+                b.pop()
+    return out
+
+
+def legal_for_tsume(sfen):
+    """Attacker to move, defender not in check, defender king present, and cshogi calls
+    the position sound."""
+    b = cshogi.Board(sfen)
+    if not b.is_ok():
+        return False
+    side, rest = sfen.split(" ")[1], sfen.split(" ")[2:]
+    other = cshogi.Board(" ".join([sfen.split(" ")[0], "w" if side == "b" else "b"] + rest))
+    return not other.is_check()
+
+
+def near_misses(scale):
+    """ShogiBoardQ 3-, 5- and 7-ply problems spoiled one way each: an attacker hand piece
+    handed to the defender; an attacker board piece taken off (to the defender's hand);
+    a defender gold dropped on a free square next to its king.  Mostly no mate, or a
+    longer one, or one with other futile drops: the disproof side of the rule."""
+    out = []
+    for ply, count in ((3, 150), (5, 150), (7, 150), (11, 50), (13, 30)):
+        for i, line in enumerate(shogiboardq(ply, int(count * scale))):
+            sfen = line.partition(" moves ")[0]
+            board, side, hand, num = sfen.split(" ")
+            b = cshogi.Board(sfen)
+            variants = []
+            bh, wh = b.pieces_in_hand
+            for k in range(7):  # an attacker hand piece to the defender
+                if bh[k]:
+                    hs = _hand_str([h - (j == k) for j, h in enumerate(bh)], [h + (j == k) for j, h in enumerate(wh)])
+                    variants.append(("hand%d" % k, " ".join((board, side, hs, num))))
+                    break
+            rows = _rows(board)
+            for sq in range(81):  # the first attacker board piece that is no king, off the board
+                f, r = sq // 9, sq % 9
+                ch = rows[r][8 - f]
+                if ch.isupper() and ch != "K":
+                    kind = ch[-1]
+                    rows2 = [list(x) for x in rows]
+                    rows2[r][8 - f] = "."
+                    wk = [h for h in wh]
+                    wk["PLNSGBR".index(kind)] += 1
+                    variants.append(("off%d" % sq, " ".join((_board_str(rows2), side, _hand_str(bh, wk), num))))
+                    break
+            ksq = b.king_square(cshogi.WHITE)
+            if wh[4]:  # a defender gold next to its king
+                kf, kr = ksq // 9, ksq % 9
+                for df, dr in ((0, 1), (1, 0), (-1, 0), (1, 1), (-1, 1), (0, -1)):
+                    f, r = kf + df, kr + dr
+                    if 0 <= f < 9 and 0 <= r < 9 and rows[r][8 - f] == ".":
+                        rows2 = [list(x) for x in rows]
+                        rows2[r][8 - f] = "g"
+                        wk = [h for h in wh]
+                        wk[4] -= 1
+                        variants.append(("gold%d" % (f * 9 + r), " ".join((_board_str(rows2), side, _hand_str(bh, wk), num))))
+                        break
+            for tag, v in variants:
+                if legal_for_tsume(v):
+                    out.append(("sbq%d-%d-%s" % (ply, i, tag), v, max(7, ply)))
+    return out
+
+
+def _rows(board):
+    """SFEN board -> 9 rows (rank a first) of 9 cells (file 9 first), promoted as '+X'."""
+    rows = []
+    for part in board.split("/"):
+        row, promo = [], ""
+        for ch in part:
+            if ch.isdigit():
+                row.extend(["."] * int(ch))
+            elif ch == "+":
+                promo = "+"
+            else:
+                row.append(promo + ch)
+                promo = ""
+        rows.append(row)
+    return rows
+
+
+def _board_str(rows):
+    parts = []
+    for row in rows:
+        s, empty = "", 0
+        for cell in row:
+            if cell == ".":
+                empty += 1
+                continue
+            if empty:
+                s += str(empty)
+                empty = 0
+            s += cell
+        parts.append(s + (str(empty) if empty else ""))
+    return "/".join(parts)
+
+
+def _hand_str(bh, wh):
+    out = ""
+    for c, counts in ((0, bh), (1, wh)):
+        for k in (6, 5, 4, 3, 2, 1, 0):
+            n = counts[k]
+            if n:
+                letter = "PLNSGBR"[k]
+                out += (str(n) if n > 1 else "") + (letter if c == 0 else letter.lower())
+    return out or "-"
+
+
+def compare(cases):
+    """cases: (name, sfen, bound).  The reference first (each position its own solver,
+    NODE_LIMIT nodes); then tsumegen on the decided ones, one batch per bound."""
+    decided, futile, undecided = [], 0, 0
+    for name, sfen, bound in cases:
+        ref = TsumeRef(NODE_LIMIT)
+        try:
+            n = ref.exact_or(cshogi.Board(sfen), bound)
+        except Undecided:
+            undecided += 1
+            continue
+        futile += ref.futile_found
+        decided.append((name, sfen, bound, n))
+    for bound in sorted({c[2] for c in decided}):
+        batch = [c for c in decided if c[2] == bound]
+        inp = "".join(c[1] + "\n" for c in batch)
+        p = subprocess.run([EXE, "solve", "--no-flaws", "--threads", "2", "--time", "20000", "--max-length", str(bound)],
+                           input=inp, capture_output=True, text=True)
+        res = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+        check(len(res) == len(batch), "solve printed %d lines for %d inputs: %s" % (len(res), len(batch), p.stderr[:300]))
+        for (name, sfen, _, n), r in zip(batch, res):
+            if n is None:  # no mate within the bound: ours must prove the same
+                ok = r["result"] == "nomate" or (r["result"] == "unknown" and r.get("length_lb", 0) > bound)
+                check(ok, "%s %s: reference none within %d, tsumegen %s" % (name, sfen, bound, json.dumps(r)[:300]))
+            else:
+                ok = r["result"] == "mate" and r["length"] == n and "length_exact" not in r
+                check(ok, "%s %s: reference exact %d, tsumegen %s" % (name, sfen, n, json.dumps(r)[:300]))
+    return len(decided), sum(1 for c in decided if c[3] is not None), futile, undecided
+
+
+def main():
+    t0 = time.time()
+    documented()
+    tails = edo_tails(0.2 if SAN else 1)
+    replies = shogiboardq_replies(0.1 if SAN else 1)
+    spoiled = near_misses(0.1 if SAN else 1)
+    for label, cases, floor in (("Edo record tails", tails, 100 if SAN else 600), ("ShogiBoardQ replies", replies, 80 if SAN else 800),
+                                ("ShogiBoardQ near misses", spoiled, 100 if SAN else 700)):
+        t = time.time()
+        n, mates, futile, undecided = compare(cases)
+        print("%s: %d positions, %d decided by the reference (%d mates, %d futile drops), %d over %d nodes, %.1f s" %
+              (label, len(cases), n, mates, futile, undecided, NODE_LIMIT, time.time() - t))
+        check(n >= floor and futile > 0, "%s: only %d decided (floor %d), %d futile drops" % (label, n, floor, futile))
+    print("%.1f s" % (time.time() - t0))
+    print("tsume-ref: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

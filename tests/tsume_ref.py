@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""tsume_ref.py - an independent, exhaustive reference for TSUME_RULES.md's exact length.
+
+The verifier's own rule (the futile-interposition rule, 無駄合, recursive and for drops
+only) has no independent implementation anywhere else: cshogi and python-shogi know only
+the plain rule (every legal evasion a defence).  This module decides "can the attacker
+(the side to move) mate within d plies?" under TSUME_RULES.md by brute force on cshogi's
+move generator, written from the rule text and sharing no code with tsumegen:
+
+- an attacker node: some legal check after which the defender is mated within d - 1;
+- a defender node X (in check): every real defence is followed by a mate within d - 1.
+  Every move other than a drop is real.  A drop is real unless it is futile: after it
+  the attacker can capture the dropped piece with a checking move and, with the captured
+  piece taken out of the game (it leaves the attacker's hand and goes nowhere), mate
+  within L(E) plies, L(E) being the exact mate length against the best non-drop defence
+  of X (0 if there is none).  The drop and its capture are not counted.  With no real
+  defence X is mated, even where drops are legal (合い効かず).
+
+Memoised by position (cshogi's Zobrist key: board, hands, side to move) and bound; no
+repetition cut: the bound ends every line, and a shortest mate never repeats a position.
+Exponential: meant for bounds up to about 7-9 plies.  A node budget turns a too-large
+question into `Undecided`, never into an answer.
+
+Command line: tsume_ref.py SFEN [MAX_PLIES] prints the exact length up to MAX_PLIES
+(default 7) or "none within MAX_PLIES".
+"""
+import sys
+
+import cshogi
+
+HAND_LETTERS = "PLNSGBR"  # cshogi's hand order (pieces_in_hand, move_drop_hand_piece)
+
+
+class Undecided(Exception):
+    """The node budget ran out before the question was answered."""
+
+
+def _without_hand_piece(sfen, colour, hp):
+    """The SFEN with one piece of hand kind hp (cshogi order) taken from colour's hand."""
+    board, side, hand, num = sfen.split(" ")
+    counts = [[0] * 7, [0] * 7]
+    i = 0
+    while hand != "-" and i < len(hand):
+        n = 0
+        while hand[i].isdigit():
+            n = n * 10 + int(hand[i])
+            i += 1
+        ch = hand[i]
+        i += 1
+        counts[0 if ch.isupper() else 1][HAND_LETTERS.index(ch.upper())] += n or 1
+    assert counts[colour][hp] > 0
+    counts[colour][hp] -= 1
+    out = ""
+    for c in (0, 1):
+        for k in (6, 5, 4, 3, 2, 1, 0):  # R B G S N L P, as SFEN writes hands
+            n = counts[c][k]
+            if n:
+                letter = HAND_LETTERS[k] if c == 0 else HAND_LETTERS[k].lower()
+                out += (str(n) if n > 1 else "") + letter
+    return " ".join((board, side, out or "-", num))
+
+
+class TsumeRef:
+    """One reference solver; its memo tables are shared by every question asked of it
+    (all questions are about positions with the same attacker)."""
+
+    def __init__(self, node_limit=2_000_000):
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.futile_found = 0      # drops found futile (so a test can show the rule was exercised)
+        self.mate = {}             # position key -> smallest bound known to mate (attacker to move)
+        self.nomate = {}           # ... largest bound known not to
+        self.and_mated = {}        # defender-to-move key -> smallest bound known mated
+        self.and_not = {}          # ... largest bound known not mated
+        self.le = {}               # defender-to-move key -> L(E)
+        self.futile = {}           # (defender-to-move key, drop) -> futile?
+
+    def _tick(self):
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise Undecided()
+
+    def or_within(self, board, d):
+        """Attacker to move: mate within d plies?"""
+        if d < 1:
+            return False
+        k = board.zobrist_hash()
+        if self.mate.get(k, 1 << 30) <= d:
+            return True
+        if self.nomate.get(k, -1) >= d:
+            return False
+        self._tick()
+        found = False
+        for m in list(board.legal_moves):
+            board.push(m)
+            found = board.is_check() and self.and_within(board, d - 1)
+            board.pop()
+            if found:
+                break
+        if found:
+            self.mate[k] = min(d, self.mate.get(k, 1 << 30))
+        else:
+            self.nomate[k] = max(d, self.nomate.get(k, -1))
+        return found
+
+    def exact_or(self, board, ub):
+        """Attacker to move: the shortest mate of at most ub plies, or None."""
+        for d in range(1, ub + 1, 2):
+            if self.or_within(board, d):
+                return d
+        return None
+
+    def and_within(self, board, d):
+        """Defender to move, in check: mated within d plies (d >= 0)?"""
+        k = board.zobrist_hash()
+        if self.and_mated.get(k, 1 << 30) <= d:
+            return True
+        if self.and_not.get(k, -1) >= d:
+            return False
+        self._tick()
+        moves = list(board.legal_moves)
+        drops = [m for m in moves if cshogi.move_is_drop(m)]
+        others = [m for m in moves if not cshogi.move_is_drop(m)]
+        held = True
+        for m in others:  # every non-drop defence is real
+            board.push(m)
+            held = d >= 2 and self.or_within(board, d - 1)
+            board.pop()
+            if not held:
+                break
+        if held:
+            for m in drops:
+                board.push(m)
+                covered = d >= 2 and self.or_within(board, d - 1)
+                board.pop()
+                if not covered and not self._drop_futile(board, k, m, others):
+                    held = False
+                    break
+        if held:
+            self.and_mated[k] = min(d, self.and_mated.get(k, 1 << 30))
+        else:
+            self.and_not[k] = max(d, self.and_not.get(k, -1))
+        return held
+
+    def _le(self, board, k, others):
+        """L(E): the exact mate length against the best non-drop defence (each known to
+        be mated: and_within checks them before it asks about a drop)."""
+        if k not in self.le:
+            le = 0
+            for m in others:
+                board.push(m)
+                ex = self.exact_or(board, 1 << 10)
+                board.pop()
+                assert ex is not None
+                le = max(le, 1 + ex)
+            self.le[k] = le
+        return self.le[k]
+
+    def _drop_futile(self, board, k, drop, others):
+        if (k, drop) in self.futile:
+            return self.futile[(k, drop)]
+        le = self._le(board, k, others)
+        attacker = board.turn ^ 1
+        to = cshogi.move_to(drop)
+        hp = cshogi.move_drop_hand_piece(drop)
+        futile = False
+        board.push(drop)
+        for c in list(board.legal_moves):
+            if cshogi.move_is_drop(c) or cshogi.move_to(c) != to:
+                continue
+            board.push(c)
+            checks = board.is_check()
+            sfen = board.sfen() if checks else None
+            board.pop()
+            if not checks:
+                continue
+            vanished = cshogi.Board(_without_hand_piece(sfen, attacker, hp))
+            if self.and_within(vanished, le):
+                futile = True
+                break
+        board.pop()
+        self.futile[(k, drop)] = futile
+        self.futile_found += futile
+        return futile
+
+
+def exact_length(sfen, max_plies=7, node_limit=2_000_000):
+    """The exact tsume length of sfen if at most max_plies, None if there is no mate
+    within max_plies; raises Undecided when the node budget runs out."""
+    return TsumeRef(node_limit).exact_or(cshogi.Board(sfen), max_plies)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: tsume_ref.py SFEN [MAX_PLIES]")
+    top = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    ref = TsumeRef()
+    n = ref.exact_or(cshogi.Board(sys.argv[1]), top)
+    print(n if n is not None else "none within %d" % top, "(%d nodes, %d futile drops)" % (ref.nodes, ref.futile_found))
