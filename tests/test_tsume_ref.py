@@ -8,7 +8,8 @@ implementation of TSUME_RULES.md (the futile-interposition rule included) on csh
    Edo classics (data/edo: Zuko and Muso records with 1, 3, 5, 7, 9 plies left); the
    ShogiBoardQ 5- to 13-ply problems after the first check and every legal reply (futile
    drops included); ShogiBoardQ 3- to 13-ply problems spoiled one way each (near misses:
-   mostly no mate, the disproof side of the rule).  Wherever the reference decides
+   mostly no mate, the disproof side of the rule); random tsume-like positions (test_oracle's
+   generator).  Wherever the reference decides
    "exact length L <= B" or "no mate within B" within NODE_LIMIT nodes, tsumegen
    (`solve --max-length B`) must agree: a mate of length L, proven exact; or no mate of
    at most B plies.  Each group's count of decided positions, and of drops the reference
@@ -18,7 +19,9 @@ implementation of TSUME_RULES.md (the futile-interposition rule included) on csh
 Last line: "tsume-ref: N passed, N failed".
 """
 import json
+import multiprocessing
 import os
+import random
 import subprocess
 import sys
 import time
@@ -204,18 +207,49 @@ def _hand_str(bh, wh):
     return out or "-"
 
 
+def random_candidates(count):
+    """Random tsume-like positions (test_oracle's generator, fixed seed: attacker king
+    sometimes present, White attacking a fifth of the time) that are legal and have a
+    check; bound 7."""
+    from test_oracle import gen_candidate
+    rng, out = random.Random(20261127), []
+    while len(out) < count:
+        full, _, bad = gen_candidate(rng)
+        if bad:
+            continue
+        b = cshogi.Board(full)
+        if b.is_check():  # (tsumegen rejects an attacker in check)
+            continue
+        checks = 0
+        for m in list(b.legal_moves):
+            b.push(m)
+            checks += b.is_check()
+            b.pop()
+        if checks:
+            out.append(("random-%d" % len(out), full, 7))
+    return out
+
+
+def reference(case):
+    """(decided, exact length or None, drops found futile) for one (name, sfen, bound)."""
+    ref = TsumeRef(NODE_LIMIT)
+    try:
+        return True, ref.exact_or(cshogi.Board(case[1]), case[2]), ref.futile_found
+    except Undecided:
+        return False, None, ref.futile_found
+
+
 def compare(cases):
     """cases: (name, sfen, bound).  The reference first (each position its own solver,
     NODE_LIMIT nodes); then tsumegen on the decided ones, one batch per bound."""
     decided, futile, undecided = [], 0, 0
-    for name, sfen, bound in cases:
-        ref = TsumeRef(NODE_LIMIT)
-        try:
-            n = ref.exact_or(cshogi.Board(sfen), bound)
-        except Undecided:
+    with multiprocessing.Pool(os.cpu_count() or 1) as pool:
+        answers = pool.map(reference, cases, chunksize=8)
+    for (name, sfen, bound), (ok, n, fut) in zip(cases, answers):
+        if not ok:
             undecided += 1
             continue
-        futile += ref.futile_found
+        futile += fut
         decided.append((name, sfen, bound, n))
     for bound in sorted({c[2] for c in decided}):
         batch = [c for c in decided if c[2] == bound]
@@ -241,7 +275,8 @@ def main():
     replies = shogiboardq_replies(0.1 if SAN else 1)
     spoiled = near_misses(0.1 if SAN else 1)
     for label, cases, floor in (("Edo record tails", tails, 100 if SAN else 600), ("ShogiBoardQ replies", replies, 80 if SAN else 800),
-                                ("ShogiBoardQ near misses", spoiled, 100 if SAN else 700)):
+                                ("ShogiBoardQ near misses", spoiled, 100 if SAN else 700),
+                                ("random candidates", random_candidates(60 if SAN else 400), 40 if SAN else 300)):
         t = time.time()
         n, mates, futile, undecided = compare(cases)
         print("%s: %d positions, %d decided by the reference (%d mates, %d futile drops), %d over %d nodes, %.1f s" %
