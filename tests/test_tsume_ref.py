@@ -4,18 +4,18 @@ implementation of TSUME_RULES.md (the futile-interposition rule included) on csh
 
 1. The reference itself on the regression positions whose answers are documented upstream
    (futile drops in every one but two): it must give those lengths.
-2. Three groups of positions, each with a bound B (7 to 13 plies): near the end of the
+2. Four groups of positions, each with a bound B (7 to 13 plies): near the end of the
    Edo classics (data/edo: Zuko and Muso records with 1, 3, 5, 7, 9 plies left); the
    ShogiBoardQ 5- to 13-ply problems after the first check and every legal reply (futile
    drops included); ShogiBoardQ 3- to 13-ply problems spoiled one way each (near misses:
-   mostly no mate, the disproof side of the rule); random tsume-like positions (test_oracle's
-   generator).  Wherever the reference decides
-   "exact length L <= B" or "no mate within B" within NODE_LIMIT nodes, tsumegen
-   (`solve --max-length B`) must agree: a mate of length L, proven exact; or no mate of
+   mostly no mate, the disproof side of the rule); random tsume-like positions
+   (test_oracle's generator, fixed seed).  Wherever the reference decides "exact length
+   L <= B" or "no mate within B" within NODE_LIMIT nodes, tsumegen (`solve --max-length
+   B`) must agree: a mate of length L, proven exact; or no mate of
    at most B plies.  Each group's count of decided positions, and of drops the reference
    found futile, must reach a floor, so the comparison cannot pass by skipping.
-   (With the reference's futility test switched off, i.e. the plain rule, 73 positions
-   disagree: the comparison sees the rule.)
+   (With the reference's futility test switched off, i.e. the plain rule, 73 positions of
+   the first three groups disagree: the comparison sees the rule.)
 Last line: "tsume-ref: N passed, N failed".
 """
 import json
