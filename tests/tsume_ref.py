@@ -184,6 +184,85 @@ class TsumeRef:
         return futile
 
 
+class PlainForbidden:
+    """The 余詰 side: "is the defender (to move, in check) mated within d plies under the
+    plain rule (every legal move a defence), where reaching any position of `forbidden`
+    (Zobrist keys) is the attacker's failure?"  TSUME_RULES.md's 迂回: an alternative
+    mate that needs a later main-line position is a detour, not a 余詰.  (Mate and no mate
+    are the same under both rules; the plain rule's lengths are never shorter, so a plain
+    mate within d is a mate.)  Iterative deepening orders each defender node's moves by
+    the one that refuted it at a smaller bound."""
+
+    def __init__(self, forbidden, node_limit=200_000):
+        self.forbidden = set(forbidden)
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.mate, self.nomate = {}, {}        # attacker to move: smallest mating / largest failing bound
+        self.and_mated, self.and_not = {}, {}  # defender to move
+        self.refuter = {}
+
+    def _tick(self):
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise Undecided()
+
+    def _or(self, board, d):
+        k = board.zobrist_hash()
+        if d < 1 or k in self.forbidden:
+            return False
+        if self.mate.get(k, 1 << 30) <= d:
+            return True
+        if self.nomate.get(k, -1) >= d:
+            return False
+        self._tick()
+        found = False
+        for m in list(board.legal_moves):
+            board.push(m)
+            found = board.is_check() and self._and(board, d - 1)
+            board.pop()
+            if found:
+                break
+        if found:
+            self.mate[k] = min(d, self.mate.get(k, 1 << 30))
+        else:
+            self.nomate[k] = max(d, self.nomate.get(k, -1))
+        return found
+
+    def _and(self, board, d):
+        k = board.zobrist_hash()
+        if k in self.forbidden:
+            return False
+        if self.and_mated.get(k, 1 << 30) <= d:
+            return True
+        if self.and_not.get(k, -1) >= d:
+            return False
+        self._tick()
+        moves = list(board.legal_moves)
+        first = self.refuter.get(k)
+        if first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        held = True
+        for m in moves:
+            board.push(m)
+            held = d >= 2 and self._or(board, d - 1)
+            board.pop()
+            if not held:
+                self.refuter[k] = m
+                break
+        if held:
+            self.and_mated[k] = min(d, self.and_mated.get(k, 1 << 30))
+        else:
+            self.and_not[k] = max(d, self.and_not.get(k, -1))
+        return held
+
+    def mated_within(self, board, d):
+        for b in range(d % 2, d + 1, 2):  # shallow bounds first: their refutations order the deep ones
+            if self._and(board, b):
+                return True
+        return False
+
+
 def exact_length(sfen, max_plies=7, node_limit=2_000_000):
     """The exact tsume length of sfen if at most max_plies, None if there is no mate
     within max_plies; raises Undecided when the node budget runs out."""
