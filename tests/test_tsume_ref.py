@@ -22,7 +22,9 @@ implementation of TSUME_RULES.md (the futile-interposition rule included) on csh
    lists an alternative check at a main-line attacker node (not the last) exactly when
    the reference finds a mate after it within the plies left + 2 that never reaches a
    later main-line position (迂回 excluded).  (With no forbidden positions, 5 detours of
-   the gift group are counted as 余詰: the comparison sees 迂回.)
+   the gift group are counted as 余詰: the comparison sees 迂回.)  And the first
+   MAIN_LINES main lines of each group under the reference (mainline_check): exact
+   values along it, the attacker's moves shortest, the defender's longest and real.
 Last line: "tsume-ref: N passed, N failed" (one count per position or alternative compared).
 """
 import json
@@ -296,6 +298,7 @@ def gifts(count):
 
 
 YOZUME_EXTRA = 2
+MAIN_LINES = 15 if SAN else 150  # main lines checked per group
 
 
 def yozume_questions(name, r):
@@ -333,6 +336,37 @@ def yozume_question(q):
         return False, False
 
 
+def mainline_check(item):
+    """(decided, None or what is wrong) for tsumegen's main line (name, sfen, pv) under the
+    reference: every attacker node on it is mated in exactly the plies left and its move
+    keeps that (a shortest mate); every defender node is mated in exactly the plies left
+    and its move, if a drop, is a real defence (so with the next attacker node's exact
+    value, a longest one); the line ends in mate."""
+    name, sfen, pv = item
+    ref = TsumeRef(4 * NODE_LIMIT)
+    b = cshogi.Board(sfen)
+    try:
+        for j, mv in enumerate(pv):
+            left = len(pv) - j
+            if j % 2 == 0:
+                if ref.exact_or(b, left) != left:
+                    return True, "ply %d: the attacker is not mated in exactly %d" % (j + 1, left)
+            else:
+                if not ref.and_within(b, left) or ref.and_within(b, left - 2):
+                    return True, "ply %d: the defender is not mated in exactly %d" % (j + 1, left)
+                m = b.move_from_usi(mv)
+                if cshogi.move_is_drop(m):
+                    others = [x for x in b.legal_moves if not cshogi.move_is_drop(x)]
+                    if ref._drop_futile(b, b.zobrist_hash(), m, others):
+                        return True, "ply %d: %s is a futile drop" % (j + 1, mv)
+            b.push_usi(mv)
+        if not ref.and_within(b, 0):
+            return True, "the last position is no mate"
+    except Undecided:
+        return False, None
+    return True, None
+
+
 def yozume(cases):
     """tsumegen's 余詰 list (solve --yozume-depth YOZUME_EXTRA) against the reference:
     an alternative check at an attacker node of the main line (not its last) is listed
@@ -343,7 +377,7 @@ def yozume(cases):
                        input=inp, capture_output=True, text=True)
     res = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
     check(len(res) == len(cases), "solve printed %d lines for %d inputs: %s" % (len(res), len(cases), p.stderr[:300]))
-    questions, listed, solved = [], {}, 0
+    questions, listed, solved, lines = [], {}, 0, []
     for (name, _), r in zip(cases, res):
         if r["result"] != "mate" or "length_exact" in r or len(r["pv"]) > 11 or len(r["yozume"]) >= 32 or \
                 any("incomplete" in n for n in r["notes"]):
@@ -351,8 +385,16 @@ def yozume(cases):
         solved += 1
         listed[name] = {(y["ply"], y["move"]) for y in r["yozume"]}
         questions += yozume_questions(name, r)
+        if len(lines) < MAIN_LINES:
+            lines.append((name, r["sfen"], r["pv"]))
     with multiprocessing.Pool(os.cpu_count() or 1) as pool:
         answers = pool.map(yozume_question, questions, chunksize=8)
+        line_answers = pool.map(mainline_check, lines, chunksize=4)
+    lines_decided = 0
+    for (name, sfen, pv), (ok, wrong) in zip(lines, line_answers):
+        lines_decided += ok
+        if ok:
+            check(wrong is None, "%s %s: main line %s: %s" % (name, sfen, " ".join(pv), wrong))
     decided = cooks = 0
     for q, (ok, mated) in zip(questions, answers):
         if not ok:
@@ -362,6 +404,7 @@ def yozume(cases):
         got = (q[2], q[3]) in listed[q[0]]
         check(got == mated, "%s %s: ply %d %s %s within %d by the reference, tsumegen %s" %
               (q[0], q[1], q[2], q[3], "mates" if mated else "does not mate", q[5], "lists it" if got else "does not"))
+    check(lines_decided >= len(lines) // 2, "only %d of %d main lines decided by the reference" % (lines_decided, len(lines)))
     return solved, len(questions), decided, cooks
 
 
@@ -374,7 +417,7 @@ def main():
     mated = {}
     for label, cases, floor in (("Edo record tails", tails, 100 if SAN else 600), ("ShogiBoardQ replies", replies, 80 if SAN else 800),
                                 ("ShogiBoardQ near misses", spoiled, 100 if SAN else 700),
-                                ("random candidates", random_candidates(60 if SAN else 400), 40 if SAN else 300)):
+                                ("random candidates", random_candidates(60 if SAN else 300), 40 if SAN else 220)):
         t = time.time()
         n, mates, futile, undecided = compare(cases)
         mated[label] = mates
@@ -383,7 +426,7 @@ def main():
         check(n >= floor and futile > 0, "%s: only %d decided (floor %d), %d futile drops" % (label, n, floor, futile))
     for label, cases, floor in (("ShogiBoardQ problems", [("sbq%d-%d" % (ply, i), l.partition(" moves ")[0])
                                                           for ply in (3, 5, 7, 11)
-                                                          for i, l in enumerate(shogiboardq(ply, 10 if SAN else 200))], 20),
+                                                          for i, l in enumerate(shogiboardq(ply, 10 if SAN else 150))], 20),
                                 ("ShogiBoardQ gifts", gifts(10 if SAN else 200), 20),
                                 ("Edo record tails", mated["Edo record tails"], 100 if SAN else 500),
                                 ("random candidates", mated["random candidates"], 20)):
