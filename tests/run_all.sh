@@ -10,6 +10,7 @@ run() {  # run NAME COMMAND...
     local name=$1; shift
     local log; log=$(mktemp)
     echo "== $name"
+    local t0=$SECONDS
     "$@" >"$log" 2>&1; local rc=$?
     grep -E '^(FAIL|not ok|MISMATCH|ERROR)' "$log" | head -40
     local line; line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
@@ -17,7 +18,7 @@ run() {  # run NAME COMMAND...
         echo "   $name: no summary line (exit $rc)"; tail -20 "$log"; total_fail=$((total_fail+1))
     else
         local p f; p=$(echo "$line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+'); f=$(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
-        echo "   $line"
+        echo "   $line ($((SECONDS - t0)) s)"
         total_pass=$((total_pass+p)); total_fail=$((total_fail+f))
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then echo "   $name exited $rc"; total_fail=$((total_fail+1)); fi
     fi

@@ -38,6 +38,7 @@ import time
 import cshogi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_solve import board_rows, board_text  # noqa: E402
 from tsume_ref import PlainForbidden, TsumeRef, Undecided  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -142,7 +143,7 @@ def near_misses(scale):
                     hs = _hand_str([h - (j == k) for j, h in enumerate(bh)], [h + (j == k) for j, h in enumerate(wh)])
                     variants.append(("hand%d" % k, " ".join((board, side, hs, num))))
                     break
-            rows = _rows(board)
+            rows = board_rows(board)
             for sq in range(81):  # the first attacker board piece that is no king, off the board
                 f, r = sq // 9, sq % 9
                 ch = rows[r][8 - f]
@@ -152,7 +153,7 @@ def near_misses(scale):
                     rows2[r][8 - f] = "."
                     wk = [h for h in wh]
                     wk["PLNSGBR".index(kind)] += 1
-                    variants.append(("off%d" % sq, " ".join((_board_str(rows2), side, _hand_str(bh, wk), num))))
+                    variants.append(("off%d" % sq, " ".join((board_text(rows2), side, _hand_str(bh, wk), num))))
                     break
             ksq = b.king_square(cshogi.WHITE)
             if wh[4]:  # a defender gold next to its king
@@ -164,45 +165,12 @@ def near_misses(scale):
                         rows2[r][8 - f] = "g"
                         wk = [h for h in wh]
                         wk[4] -= 1
-                        variants.append(("gold%d" % (f * 9 + r), " ".join((_board_str(rows2), side, _hand_str(bh, wk), num))))
+                        variants.append(("gold%d" % (f * 9 + r), " ".join((board_text(rows2), side, _hand_str(bh, wk), num))))
                         break
             for tag, v in variants:
                 if legal_for_tsume(v):
                     out.append(("sbq%d-%d-%s" % (ply, i, tag), v, max(7, ply)))
     return out
-
-
-def _rows(board):
-    """SFEN board -> 9 rows (rank a first) of 9 cells (file 9 first), promoted as '+X'."""
-    rows = []
-    for part in board.split("/"):
-        row, promo = [], ""
-        for ch in part:
-            if ch.isdigit():
-                row.extend(["."] * int(ch))
-            elif ch == "+":
-                promo = "+"
-            else:
-                row.append(promo + ch)
-                promo = ""
-        rows.append(row)
-    return rows
-
-
-def _board_str(rows):
-    parts = []
-    for row in rows:
-        s, empty = "", 0
-        for cell in row:
-            if cell == ".":
-                empty += 1
-                continue
-            if empty:
-                s += str(empty)
-                empty = 0
-            s += cell
-        parts.append(s + (str(empty) if empty else ""))
-    return "/".join(parts)
 
 
 def _hand_str(bh, wh):

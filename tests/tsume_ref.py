@@ -60,35 +60,50 @@ def _without_hand_piece(sfen, colour, hp):
     return " ".join((board, side, out or "-", num))
 
 
-class TsumeRef:
-    """One reference solver; its memo tables are shared by every question asked of it
-    (all questions are about positions with the same attacker)."""
+class _Search:
+    """What both searches share: the node budget, the memo of bounds per position, and
+    the attacker's side ("some check after which the defender is mated within d - 1")."""
 
-    def __init__(self, node_limit=2_000_000):
+    def __init__(self, node_limit):
         self.node_limit = node_limit
         self.nodes = 0
-        self.futile_found = 0      # drops found futile (so a test can show the rule was exercised)
-        self.mate = {}             # position key -> smallest bound known to mate (attacker to move)
-        self.nomate = {}           # ... largest bound known not to
-        self.and_mated = {}        # defender-to-move key -> smallest bound known mated
-        self.and_not = {}          # ... largest bound known not mated
-        self.le = {}               # defender-to-move key -> L(E)
-        self.futile = {}           # (defender-to-move key, drop) -> futile?
+        self.mate, self.nomate = {}, {}        # attacker to move: smallest bound known to mate / largest not
+        self.and_mated, self.and_not = {}, {}  # defender to move: the same
 
     def _tick(self):
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise Undecided()
 
+    def _cut(self, key):
+        """Is reaching this position the attacker's failure (whatever the bound)?"""
+        return False
+
+    def _known(self, key, d, is_or):
+        """True / False from the memo, or None."""
+        yes, no = (self.mate, self.nomate) if is_or else (self.and_mated, self.and_not)
+        if yes.get(key, 1 << 30) <= d:
+            return True
+        if no.get(key, -1) >= d:
+            return False
+        return None
+
+    def _remember(self, key, d, is_or, result):
+        yes, no = (self.mate, self.nomate) if is_or else (self.and_mated, self.and_not)
+        if result:
+            yes[key] = min(d, yes.get(key, 1 << 30))
+        else:
+            no[key] = max(d, no.get(key, -1))
+        return result
+
     def or_within(self, board, d):
         """Attacker to move: mate within d plies?"""
-        if d < 1:
-            return False
         k = board.zobrist_hash()
-        if self.mate.get(k, 1 << 30) <= d:
-            return True
-        if self.nomate.get(k, -1) >= d:
+        if d < 1 or self._cut(k):
             return False
+        known = self._known(k, d, True)
+        if known is not None:
+            return known
         self._tick()
         found = False
         for m in list(board.legal_moves):
@@ -97,11 +112,21 @@ class TsumeRef:
             board.pop()
             if found:
                 break
-        if found:
-            self.mate[k] = min(d, self.mate.get(k, 1 << 30))
-        else:
-            self.nomate[k] = max(d, self.nomate.get(k, -1))
-        return found
+        return self._remember(k, d, True, found)
+
+    def and_within(self, board, d):
+        raise NotImplementedError
+
+
+class TsumeRef(_Search):
+    """The futile rule.  One solver's memo tables serve every question asked of it (all
+    about positions with the same attacker)."""
+
+    def __init__(self, node_limit=2_000_000):
+        super().__init__(node_limit)
+        self.futile_found = 0      # drops found futile (so a test can show the rule was exercised)
+        self.le = {}               # defender-to-move key -> L(E)
+        self.futile = {}           # (defender-to-move key, drop) -> futile?
 
     def exact_or(self, board, ub):
         """Attacker to move: the shortest mate of at most ub plies, or None."""
@@ -113,10 +138,9 @@ class TsumeRef:
     def and_within(self, board, d):
         """Defender to move, in check: mated within d plies (d >= 0)?"""
         k = board.zobrist_hash()
-        if self.and_mated.get(k, 1 << 30) <= d:
-            return True
-        if self.and_not.get(k, -1) >= d:
-            return False
+        known = self._known(k, d, False)
+        if known is not None:
+            return known
         self._tick()
         moves = list(board.legal_moves)
         drops = [m for m in moves if cshogi.move_is_drop(m)]
@@ -136,11 +160,7 @@ class TsumeRef:
                 if not covered and not self._drop_futile(board, k, m, others):
                     held = False
                     break
-        if held:
-            self.and_mated[k] = min(d, self.and_mated.get(k, 1 << 30))
-        else:
-            self.and_not[k] = max(d, self.and_not.get(k, -1))
-        return held
+        return self._remember(k, d, False, held)
 
     def _le(self, board, k, others):
         """L(E): the exact mate length against the best non-drop defence (each known to
@@ -184,7 +204,7 @@ class TsumeRef:
         return futile
 
 
-class PlainForbidden:
+class PlainForbidden(_Search):
     """The 余詰 side: "is the defender (to move, in check) mated within d plies under the
     plain rule (every legal move a defence), where reaching any position of `forbidden`
     (Zobrist keys) is the attacker's failure?"  TSUME_RULES.md's 迂回: an alternative
@@ -194,48 +214,20 @@ class PlainForbidden:
     the one that refuted it at a smaller bound."""
 
     def __init__(self, forbidden, node_limit=200_000):
+        super().__init__(node_limit)
         self.forbidden = set(forbidden)
-        self.node_limit = node_limit
-        self.nodes = 0
-        self.mate, self.nomate = {}, {}        # attacker to move: smallest mating / largest failing bound
-        self.and_mated, self.and_not = {}, {}  # defender to move
         self.refuter = {}
 
-    def _tick(self):
-        self.nodes += 1
-        if self.nodes > self.node_limit:
-            raise Undecided()
+    def _cut(self, key):
+        return key in self.forbidden
 
-    def _or(self, board, d):
+    def and_within(self, board, d):
         k = board.zobrist_hash()
-        if d < 1 or k in self.forbidden:
+        if self._cut(k):
             return False
-        if self.mate.get(k, 1 << 30) <= d:
-            return True
-        if self.nomate.get(k, -1) >= d:
-            return False
-        self._tick()
-        found = False
-        for m in list(board.legal_moves):
-            board.push(m)
-            found = board.is_check() and self._and(board, d - 1)
-            board.pop()
-            if found:
-                break
-        if found:
-            self.mate[k] = min(d, self.mate.get(k, 1 << 30))
-        else:
-            self.nomate[k] = max(d, self.nomate.get(k, -1))
-        return found
-
-    def _and(self, board, d):
-        k = board.zobrist_hash()
-        if k in self.forbidden:
-            return False
-        if self.and_mated.get(k, 1 << 30) <= d:
-            return True
-        if self.and_not.get(k, -1) >= d:
-            return False
+        known = self._known(k, d, False)
+        if known is not None:
+            return known
         self._tick()
         moves = list(board.legal_moves)
         first = self.refuter.get(k)
@@ -245,20 +237,16 @@ class PlainForbidden:
         held = True
         for m in moves:
             board.push(m)
-            held = d >= 2 and self._or(board, d - 1)
+            held = d >= 2 and self.or_within(board, d - 1)
             board.pop()
             if not held:
                 self.refuter[k] = m
                 break
-        if held:
-            self.and_mated[k] = min(d, self.and_mated.get(k, 1 << 30))
-        else:
-            self.and_not[k] = max(d, self.and_not.get(k, -1))
-        return held
+        return self._remember(k, d, False, held)
 
     def mated_within(self, board, d):
         for b in range(d % 2, d + 1, 2):  # shallow bounds first: their refutations order the deep ones
-            if self._and(board, b):
+            if self.and_within(board, b):
                 return True
         return False
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""tsume_ref_fuzz.py - longer differential runs of tests/test_tsume_ref.py (not in the suite).
+
+  python3 benchmarks/tsume_ref_fuzz.py random SEED COUNT [BOUND] [NODES]
+      COUNT random tsume-like positions (test_oracle's generator, SEED): lengths up to
+      BOUND (default 7), then 余詰 and main lines of the mates found
+  python3 benchmarks/tsume_ref_fuzz.py shogiboardq [NODES]
+      every ShogiBoardQ problem spoiled (near misses), five times the suite's replies,
+      and the gifts of all 3-, 5-, 7-ply and 500 11-ply problems (余詰, main lines)
+
+NODES: the reference's budget per question (default 40000).  Prints each group's
+counts and the running "passed, failed" totals; any disagreement prints a FAIL line.
+Uses BIN like the tests (default bin).  The runs in benchmarks/RESULTS.md ("solve,
+twentieth session") were made this way.
+"""
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+import cshogi  # noqa: E402
+import test_tsume_ref as T  # noqa: E402
+from test_oracle import gen_candidate  # noqa: E402
+
+
+def random_cases(seed, count, bound):
+    rng, out = random.Random(seed), []
+    while len(out) < count:
+        full, _, bad = gen_candidate(rng)
+        if bad:
+            continue
+        b = cshogi.Board(full)
+        if b.is_check():
+            continue
+        checks = 0
+        for m in list(b.legal_moves):
+            b.push(m)
+            checks += b.is_check()
+            b.pop()
+        if checks:
+            out.append(("r%d-%d" % (seed, len(out)), full, bound))
+    return out
+
+
+def run(label, fn, *args):
+    """fn's tuple printed (a list in it as its length), with the running totals."""
+    t = time.time()
+    got = fn(*args)
+    shown = tuple(len(x) if isinstance(x, list) else x for x in got)
+    print("%s: %s; totals %d passed, %d failed; %.0f s" % (label, shown, T.passed, T.failed, time.time() - t), flush=True)
+    return got
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] not in ("random", "shogiboardq"):
+        sys.exit(__doc__)
+    T.MAIN_LINES = 1 << 30
+    if sys.argv[1] == "random":
+        if len(sys.argv) < 4:
+            sys.exit(__doc__)
+        seed, count = int(sys.argv[2]), int(sys.argv[3])
+        bound = int(sys.argv[4]) if len(sys.argv) > 4 else 7
+        T.NODE_LIMIT = int(sys.argv[5]) if len(sys.argv) > 5 else 40000
+        n, mates, futile, undecided = run("lengths (decided, mates, futile drops, undecided)",
+                                          T.compare, random_cases(seed, count, bound))
+        run("余詰 (mates analysed, alternatives, decided, 余詰)", T.yozume, mates)
+    else:
+        T.NODE_LIMIT = int(sys.argv[2]) if len(sys.argv) > 2 else 40000
+        run("near misses (decided, mates, futile drops, undecided)", T.compare, T.near_misses(1000 / 150))
+        run("replies (decided, mates, futile drops, undecided)", T.compare, T.shogiboardq_replies(5))
+        run("余詰 of gifts (mates analysed, alternatives, decided, 余詰)", T.yozume, T.gifts(1000))
+    return 1 if T.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
