@@ -14,33 +14,11 @@ Uses BIN like the tests (default bin).  The runs in benchmarks/RESULTS.md ("solv
 twentieth session") were made this way.
 """
 import os
-import random
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-import cshogi  # noqa: E402
 import test_tsume_ref as T  # noqa: E402
-from test_oracle import gen_candidate  # noqa: E402
-
-
-def random_cases(seed, count, bound):
-    rng, out = random.Random(seed), []
-    while len(out) < count:
-        full, _, bad = gen_candidate(rng)
-        if bad:
-            continue
-        b = cshogi.Board(full)
-        if b.is_check():
-            continue
-        checks = 0
-        for m in list(b.legal_moves):
-            b.push(m)
-            checks += b.is_check()
-            b.pop()
-        if checks:
-            out.append(("r%d-%d" % (seed, len(out)), full, bound))
-    return out
 
 
 def run(label, fn, *args):
@@ -63,7 +41,7 @@ def main():
         bound = int(sys.argv[4]) if len(sys.argv) > 4 else 7
         T.NODE_LIMIT = int(sys.argv[5]) if len(sys.argv) > 5 else 40000
         n, mates, futile, undecided = run("lengths (decided, mates, futile drops, undecided)",
-                                          T.compare, random_cases(seed, count, bound))
+                                          T.compare, T.random_candidates(count, seed, bound))
         run("余詰 (mates analysed, alternatives, decided, 余詰)", T.yozume, mates)
     else:
         T.NODE_LIMIT = int(sys.argv[2]) if len(sys.argv) > 2 else 40000

@@ -184,12 +184,11 @@ def _hand_str(bh, wh):
     return out or "-"
 
 
-def random_candidates(count):
-    """Random tsume-like positions (test_oracle's generator, fixed seed: attacker king
-    sometimes present, White attacking a fifth of the time) that are legal and have a
-    check; bound 7."""
+def random_candidates(count, seed=20261127, bound=7):
+    """Random tsume-like positions (test_oracle's generator: attacker king sometimes
+    present, White attacking a fifth of the time) that are legal and have a check."""
     from test_oracle import gen_candidate
-    rng, out = random.Random(20261127), []
+    rng, out = random.Random(seed), []
     while len(out) < count:
         full, _, bad = gen_candidate(rng)
         if bad:
@@ -203,7 +202,7 @@ def random_candidates(count):
             checks += b.is_check()
             b.pop()
         if checks:
-            out.append(("random-%d" % len(out), full, 7))
+            out.append(("random%d-%d" % (seed, len(out)), full, bound))
     return out
 
 
