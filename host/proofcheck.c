@@ -7,6 +7,7 @@
 
 #define PC_MEMO_BITS 18
 #define PC_MAX_NODES 3000000
+#define PC_FIRST_CAP 4096
 
 typedef struct {
     DfCtx *c;
@@ -14,6 +15,8 @@ typedef struct {
     uint64_t *memo;
     int16_t *memo_b;
     uint64_t walked;
+    uint64_t node_limit; /* the oracle's budget (absolute node count) */
+    double deadline;
     int undecided;
     char *msg;
     size_t len;
@@ -56,25 +59,46 @@ static int walk_or(Pc *p, Position *pos, int b) {
     uint64_t mk = memo_key(pos, 0);
     if (memo_has(p, mk, b)) return 1;
     if (++p->walked > PC_MAX_NODES) { p->undecided = 1; return 0; }
-    MoveList *ml = malloc(sizeof *ml);
-    if (!ml) { p->undecided = 1; return 0; }
+    /* on the heap: the walk recurses as deep as the proof (611 plies for Zuko 100) */
+    struct { MoveList ml; uint8_t open[MAX_MOVES]; } *w = malloc(sizeof *w);
+    if (!w) { p->undecided = 1; return 0; }
+    MoveList *ml = &w->ml;
+    uint8_t *open = w->open;
     gen_legal(pos, ml);
     Move best = MOVE_NONE;
     int best_len = 1 << 30;
-    /* the search is an oracle: first the checks its table already proves, else search them in turn */
-    for (int pass = 0; pass < 2 && !best && !p->undecided; pass++)
-        for (int i = 0; i < ml->count; i++) {
+    /* the search is an oracle: first the checks its table already proves */
+    int nopen = 0;
+    for (int i = 0; i < ml->count; i++) {
+        Undo u;
+        pos_do_move(pos, ml->moves[i], &u);
+        open[i] = (uint8_t)in_check(pos);
+        if (open[i]) {
+            nopen++;
+            DfResult r = df_probe(p->c, pos, b - 1, DF_PLAIN);
+            if (r.result == DF_PROVEN && r.len < best_len) { best_len = r.len; best = ml->moves[i]; }
+            if (r.result == DF_DISPROVEN) open[i] = 0, nopen--;
+        }
+        pos_undo_move(pos, ml->moves[i], &u);
+    }
+    /* else search the open checks in rounds with a node cap that grows fourfold: one
+     * check searched to the end first can cost the whole budget on a bounded disproof
+     * ("no mate within b - 1") while a sibling mates in a few thousand nodes */
+    for (uint64_t cap = PC_FIRST_CAP; !best && nopen && !p->undecided; cap *= 4)
+        for (int i = 0; i < ml->count && !best && !p->undecided; i++) {
+            if (!open[i]) continue;
+            uint64_t n0 = df_nodes(p->c), lim = n0 + cap < p->node_limit ? n0 + cap : p->node_limit;
             Undo u;
             pos_do_move(pos, ml->moves[i], &u);
-            if (in_check(pos)) {
-                DfResult r = pass == 0 ? df_probe(p->c, pos, b - 1, DF_PLAIN) : df_search(p->c, pos, b - 1, DF_PLAIN);
-                if (pass == 1 && r.result == DF_UNKNOWN) p->undecided = 1;
-                if (r.result == DF_PROVEN && r.len < best_len) { best_len = r.len; best = ml->moves[i]; }
-            }
+            df_set_limits(p->c, lim, p->deadline);
+            DfResult r = df_search(p->c, pos, b - 1, DF_PLAIN);
             pos_undo_move(pos, ml->moves[i], &u);
-            if (p->undecided || (pass == 1 && best)) break;
+            if (r.result == DF_PROVEN) { best_len = r.len; best = ml->moves[i]; }
+            else if (r.result == DF_DISPROVEN) open[i] = 0, nopen--;
+            else if (lim == p->node_limit || (p->deadline > 0 && df_now() >= p->deadline)) p->undecided = 1;
         }
-    free(ml);
+    df_set_limits(p->c, p->node_limit, p->deadline);
+    free(w);
     if (p->undecided) return 0;
     if (!best) { fail(p, pos, "no mating check"); return 0; }
     if (best_len > b - 1) { fail(p, pos, "proof longer than bound"); return 0; }
@@ -139,7 +163,7 @@ int pc_final_mate(Position *pos, int attacker, int level) {
 
 int pc_verify(DfCtx *c, Position *pos, const TsAnswer *a, double deadline, char *msg, size_t len) {
     msg[0] = 0;
-    Pc p = {c, pos->side, NULL, NULL, 0, 0, msg, len};
+    Pc p = {c, pos->side, NULL, NULL, 0, 0, 0, 0, msg, len};
     /* main line replay */
     if (a->npv) {
         Position q = *pos;
@@ -159,12 +183,15 @@ int pc_verify(DfCtx *c, Position *pos, const TsAnswer *a, double deadline, char 
     /* proof tree walk */
     uint64_t budget = df_nodes(c) + (4 * df_nodes(c) > 8000000 ? 4 * df_nodes(c) : 8000000);
     df_set_limits(c, budget, deadline);
+    p.node_limit = budget;
+    p.deadline = deadline;
     p.memo = calloc((size_t)1 << PC_MEMO_BITS, sizeof(uint64_t));
     p.memo_b = calloc((size_t)1 << PC_MEMO_BITS, sizeof(int16_t));
     if (!p.memo || !p.memo_b) { free(p.memo); free(p.memo_b); return 2; }
     int ok = walk_or(&p, pos, a->plain_len > 0 ? a->plain_len : DF_MAX_DEPTH);
     free(p.memo);
     free(p.memo_b);
+    if (getenv("PCDBG")) fprintf(stderr, "pc: walked %llu nodes %llu\n", (unsigned long long)p.walked, (unsigned long long)df_nodes(c));
     if (p.undecided) { snprintf(msg, len, "undecided (limit)"); return 2; }
     return ok ? 1 : 0;
 }

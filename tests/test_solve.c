@@ -184,6 +184,43 @@ TEST(proofcheck_final_mate) {
     CHECK(pc_final_mate(&q, BLACK, 0)); /* ... but all futile */
 }
 
+/* The proof checker rejects false claims, each with its own reason: a proof bound
+ * too short for the mate, a main line that stops early or whose attacker move does
+ * not check, and a "mate" where none exists (every check disproved). */
+TEST(proofcheck_rejects_false_claims) {
+    const char *sfen = "9/9/6P2/9/4B4/9/6R2/7k+p/9 b Grb3g4s4n4l16p 1";  /* mate in 3 */
+    static TsAnswer a, bad;
+    solve_mate(sfen, 3, NULL, &a);
+    char msg[512];
+    struct { const char *why; int plain_len, npv, pv0_quiet; } cases[] = {
+        {"no mating check", 1, 0, 0},  /* bound 1: no check mates within 0 more plies */
+        {"main line does not end in mate", 3, 1, 0},
+        {"main-line attacker move does not check", 3, 3, 1},
+    };
+    for (int k = 0; k < 3; k++) {
+        bad = a;
+        bad.plain_len = cases[k].plain_len;
+        bad.npv = cases[k].npv;
+        if (cases[k].pv0_quiet) {
+            Position q = test_load(sfen);
+            char err[ERR_MAX];
+            CHECK(move_parse(&q, "5e4d", &bad.pv[0], err, sizeof err) == 0);  /* a quiet bishop move */
+        }
+        Position pos = test_load(sfen);
+        CHECK_EQ_U64(pc_verify(ctx(), &pos, &bad, 0, msg, sizeof msg), 0);
+        if (!strstr(msg, cases[k].why)) fprintf(stderr, "  case %d: '%s'\n", k, msg), test_failures_in_current++;
+    }
+    /* no mate at all: a lone pawn in hand */
+    Position pos = test_load("4k4/9/9/9/9/9/9/9/9 b P 1");
+    solve("4k4/9/9/9/9/9/9/9/9 b P 1", &a);
+    CHECK(a.result == TS_NOMATE);
+    bad = a;
+    bad.plain_len = 7;
+    bad.npv = 0;
+    CHECK_EQ_U64(pc_verify(ctx(), &pos, &bad, 0, msg, sizeof msg), 0);
+    if (!strstr(msg, "no mating check")) fprintf(stderr, "  nomate: '%s'\n", msg), test_failures_in_current++;
+}
+
 /* Proof-hand superiority with the drop correction: A is mate in 1 only because the
  * defender holds nothing to interpose; B (same board, one pawn fewer in the
  * attacker's hand, so the defender holds a pawn) is not.  A's proof, cached first,
