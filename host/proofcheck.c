@@ -191,7 +191,6 @@ int pc_verify(DfCtx *c, Position *pos, const TsAnswer *a, double deadline, char 
     int ok = walk_or(&p, pos, a->plain_len > 0 ? a->plain_len : DF_MAX_DEPTH);
     free(p.memo);
     free(p.memo_b);
-    if (getenv("PCDBG")) fprintf(stderr, "pc: walked %llu nodes %llu\n", (unsigned long long)p.walked, (unsigned long long)df_nodes(c));
     if (p.undecided) { snprintf(msg, len, "undecided (limit)"); return 2; }
     return ok ? 1 : 0;
 }
