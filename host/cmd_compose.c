@@ -57,6 +57,9 @@ const char USAGE_COMPOSE[] =
     "                DIR/checkpoint.txt (after every generation; Ctrl-C keeps all results)\n"
     "                and DIR/summary.json (the summary printed at the end, with the\n"
     "                options, device, boards screened and verified and seconds spent);\n"
+    "                each problem passed the proof checker of `solve --verify` before it\n"
+    "                was written (\"verified\":true; one that fails or stays undecided is\n"
+    "                held back, said on stderr and counted in summary.json)\n"
     "                DIR/undecided.jsonl: each undecided mate once (sfen, length_lb,\n"
     "                length_ub, length_exact, nodes, generation), to verify longer later:\n"
     "                  tsumegen solve --time 60000 < DIR/undecided.jsonl\n"
@@ -154,5 +157,6 @@ int cmd_compose(int argc, char **argv) {
     if (extend_mode && o.extend < 1) return cli_error("compose", "compose extend needs --extend 1 or more");
     if (o.method == METHOD_GA) o.archive_rate = 0;
     if (o.method == METHOD_RANDOM) o.repair = 0, o.extend = 0;  /* each generation starts afresh */
+    o.proof = proofcheck_for_compose;
     return compose_run(&o, verify_for_compose);
 }

@@ -204,6 +204,29 @@ static int by_score_desc(const void *a, const void *b) {
     return (x->score < y->score) - (x->score > y->score);
 }
 
+/* The independent proof check (o->proof) of a problem about to be written.  A
+ * failure means the verdict's search is wrong somewhere: loud, never written.
+ * Undecided (the checker's own budget) is not a proof either: held back too. */
+static int proof_passes(Run *r, const Position *pos, const Verdict *v) {
+    if (!r->o->proof) return 1;
+    char msg[512], sfen[SFEN_MAX];
+    double t0 = util_now();
+    int ok = r->o->proof(pos, v, msg, sizeof msg);
+    r->t_proof += util_now() - t0;
+    r->proof_checked++;
+    if (ok == 1) return 1;
+    sfen_format(pos, sfen, sizeof sfen);
+    if (ok == 0) {
+        r->proof_failed++;
+        fprintf(stderr, "tsumegen compose: BUG: the proof checker rejects the perfect verdict of %s (%s); not written\n",
+                sfen, msg);
+    } else {
+        r->proof_undecided++;
+        fprintf(stderr, "tsumegen compose: the proof checker left %s undecided (%s); not written\n", sfen, msg);
+    }
+    return 0;
+}
+
 /* A perfect child: archive it (once per board; an extended board has no
  * genome), then write its reduced form unless that problem was written before,
  * and keep that form for backward extension. */
@@ -220,10 +243,12 @@ static void consider_perfect(Run *r, const Child *c) {
     compose_remove_redundant(&p, v, r->verify, c->node_limit);
     compose_canonical(&p, key, sizeof key);
     if (!keys_has(&r->written_keys, key)) {
-        keys_add(&r->written_keys, key);
-        write_problem(r, &p, v, c->origin);
-        if (v->length > r->longest) r->longest = v->length;
-        if (r->o->extend > 0) extend_pool_add(&r->pool, &p, v->length);
+        keys_add(&r->written_keys, key);  /* (handled once: written, or held back by the proof check) */
+        if (proof_passes(r, &p, v)) {
+            write_problem(r, &p, v, c->origin);
+            if (v->length > r->longest) r->longest = v->length;
+            if (r->o->extend > 0) extend_pool_add(&r->pool, &p, v->length);
+        }
     }
     free(v);
 }

@@ -3,6 +3,7 @@
  * every perfect problem found (redundant pieces removed, mirror-deduplicated). */
 #ifndef TSUMEGEN_COMPOSE_H
 #define TSUMEGEN_COMPOSE_H
+#include <stddef.h>
 #include <stdint.h>
 #include "../core/position.h"
 #include "../core/screen.h"
@@ -28,6 +29,9 @@ typedef struct {
 
 /* Exact verification of one position within node_limit (0 = the verifier's default). */
 typedef int (*VerifyFn)(const Position *pos, uint64_t node_limit, Verdict *out);
+/* An independent check of a perfect verdict before its problem is written:
+ * 1 passed, 0 failed, 2 undecided; msg says why not. */
+typedef int (*ProofFn)(const Position *pos, const Verdict *v, char *msg, size_t len);
 
 /* METHOD_EXTEND: no GA; each generation is one round of backward extension on a
  * pool seeded from the perfect problems of o->from (`tsumegen compose extend`). */
@@ -55,6 +59,9 @@ typedef struct {
      * or auto), points weights file (NULL: built in), pocl threads (0: pocl's default) */
     const char *device, *points_file;
     int cl_threads;
+    /* run on every problem before it is written (NULL: none); a problem the check
+     * fails or leaves undecided is not written (stderr and summary.json say so) */
+    ProofFn proof;
 } ComposeOptions;
 
 void compose_defaults(ComposeOptions *o);

@@ -49,9 +49,9 @@ void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
         move_format(v->pv[i], mv);
         fprintf(r->problems, "%s\"%s\"", i ? "," : "", mv);
     }
-    fprintf(r->problems, "],\"generation\":%d,\"seed\":%llu,\"sacrifices\":%d,\"origin\":\"%s\",\"id\":%d}\n",
+    fprintf(r->problems, "],\"generation\":%d,\"seed\":%llu,\"sacrifices\":%d,\"origin\":\"%s\",%s\"id\":%d}\n",
             r->generation, (unsigned long long)r->o->seed, compose_sacrifices(pos, v->pv, v->pv_len), ORIGIN_NAME[origin],
-            r->written);
+            r->o->proof ? "\"verified\":true," : "", r->written);
     fflush(r->problems);
     snprintf(path, sizeof path, "%s/%03d.kif", r->o->out_dir, r->written);
     FILE *f = fopen(path, "w");
@@ -77,6 +77,7 @@ int save_checkpoint(const Run *r) {
             (unsigned long long)r->rng.s[0], (unsigned long long)r->rng.s[1], (unsigned long long)r->rng.s[2],
             (unsigned long long)r->rng.s[3]);
     fprintf(f, "longest %d written %d\n", r->longest, r->written);
+    fprintf(f, "proof %d %d %d %.3f\n", r->proof_checked, r->proof_failed, r->proof_undecided, r->t_proof);
     fprintf(f, "stats %.17g %.17g %.6f %.6f %.6f %.3f\n", r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify,
             r->seconds0 + util_now() - r->t_start);
     for (int i = 0; i < r->o->pop; i++) {
@@ -130,6 +131,8 @@ int load_checkpoint(Run *r) {
         if (sscanf(line, "stats %lf %lf %lf %lf %lf %lf", &r->screened, &r->verified, &r->t_decode, &r->t_screen,
                    &r->t_verify, &r->seconds0) == 6)
             continue;
+        if (sscanf(line, "proof %d %d %d %lf", &r->proof_checked, &r->proof_failed, &r->proof_undecided, &r->t_proof) == 4)
+            continue;  /* (optional too) */
         if (!strncmp(line, "ind ", 4) && n_ind < r->o->pop) {
             char *end;
             r->pop[n_ind].fitness = strtod(line + 4, &end);
@@ -201,8 +204,10 @@ void print_summary(FILE *f, const Run *r, double seconds, int interrupted) {
             (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit, o->retry,
             (unsigned long long)retry_budget(o), o->repair, o->repair_tries, o->repair_depth, o->extend, o->extend_tries);
     util_json_str(f, r->device);
-    fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f}\n",
-            r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify);
+    fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f,"
+               "\"proof_checked\":%d,\"proof_failed\":%d,\"proof_undecided\":%d,\"proof_s\":%.3f}\n",
+            r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify, r->proof_checked, r->proof_failed,
+            r->proof_undecided, r->t_proof);
 }
 
 int write_summary(const Run *r, double seconds, int interrupted) {

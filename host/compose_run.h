@@ -43,6 +43,9 @@ typedef struct {
     ExtendPool pool;   /* perfect problems to extend backwards (extend.h) */
     /* totals over the whole run (kept in the checkpoint across --resume) */
     double screened, verified, t_decode, t_screen, t_verify, seconds0, t_start;
+    /* the proof check before writing (o->proof): problems checked, failed, undecided, seconds */
+    int proof_checked, proof_failed, proof_undecided;
+    double t_proof;
 } Run;
 
 enum { ORIGIN_GA = 0, ORIGIN_REPAIR = 1, ORIGIN_EXTEND = 2 };  /* how a board was made */

@@ -2,8 +2,10 @@
  * A verdict counts as perfect only when every flaw test was decided and the
  * length is exact: an undecided check never makes a problem "perfect". */
 #include "verify_adapter.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "proofcheck.h"
 #include "tsume.h"
 
 size_t verify_hash_mb = 32;
@@ -42,4 +44,28 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
                      (!a->exact_length || !a->complete);  /* leftover is only set with a main line */
     free(a);
     return 0;
+}
+
+/* Run on each problem before it is written, so that every problem the composer
+ * prints was proved twice: by the verdict's search and by a walk that trusts
+ * neither its move generators nor its table.  It starts a new table generation
+ * (the last solve was usually of another board: a piece-removal variant). */
+int proofcheck_for_compose(const Position *pos, const Verdict *v, char *msg, size_t len) {
+    msg[0] = 0;
+    if (v->pv_len != v->length) {  /* (a main line longer than VERDICT_PV_MAX) */
+        snprintf(msg, len, "main line of %d plies not kept whole", v->length);
+        return 2;
+    }
+    if (!thread_ctx && !(thread_ctx = df_new(verify_hash_mb))) return 2;
+    TsAnswer *a = calloc(1, sizeof *a);
+    if (!a) return 2;
+    a->result = TS_MATE;
+    a->length = v->length;
+    a->npv = v->pv_len;
+    memcpy(a->pv, v->pv, sizeof(Move) * (size_t)v->pv_len);
+    Position p = *pos;
+    df_begin(thread_ctx, p.side, 0, 0);
+    int ok = pc_verify(thread_ctx, &p, a, 0, msg, len);  /* (plain_len 0: the walk's bound is the search's) */
+    free(a);
+    return ok;
 }

@@ -8,5 +8,8 @@
 extern size_t verify_hash_mb;
 /* One df-pn context per OpenMP thread, made on first use. */
 int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out);
+/* The independent proof checker (proofcheck.h) on a verdict's main line and proof
+ * tree: 1 passed, 0 failed, 2 undecided (its node budget); msg says why not. */
+int proofcheck_for_compose(const Position *pos, const Verdict *v, char *msg, size_t len);
 
 #endif

@@ -27,7 +27,8 @@ out = subprocess.run([sys.argv[2], "solve", "--verify"], input=inp, capture_outp
 bad = 0
 for r, line in zip(rows, out):
     v = json.loads(line)
-    if not (v["result"] == "mate" and v["perfect"] and v["verified"] is True and v["length"] == r["length"] and v["pv"] == r["pv"]):
+    if not (v["result"] == "mate" and v["perfect"] and v["verified"] is True and v["length"] == r["length"] and v["pv"] == r["pv"]
+            and r.get("verified") is True):  # (and the composer's own check passed before it wrote the line)
         print("MISMATCH", r["sfen"], line); bad += 1
 
 sys.exit(1 if bad or len(out) != len(rows) else 0)
@@ -42,7 +43,9 @@ want = {"generations": 4, "seed": 2, "pop": 30, "gens": 4, "method": "ga-archive
         "screened": 30 * 4 * 4, "interrupted": False, "retry": 8, "retry_nodes": 300000,
         "repair": 3, "repair_tries": 4, "repair_depth": 2, "extend": 1, "extend_tries": 6}
 bad = {k: s.get(k) for k, v in want.items() if s.get(k) != v}
-bad.update({k: s.get(k) for k in ("verified", "screen_s", "verify_s", "problems", "longest") if k not in s})
+bad.update({k: s.get(k) for k in ("verified", "screen_s", "verify_s", "problems", "longest", "proof_s") if k not in s})
+if s.get("proof_checked") != s.get("problems") or s.get("proof_failed") != 0 or s.get("proof_undecided") != 0:
+    bad["proof"] = (s.get("proof_checked"), s.get("proof_failed"), s.get("proof_undecided"))
 if s != printed: bad["printed"] = printed
 if bad: print("summary.json:", bad)
 sys.exit(1 if bad else 0)
@@ -88,8 +91,8 @@ cmp -s "$d/a/problems.jsonl" "$d/dev/problems.jsonl" && ok "default device ($dev
 "$BIN/tsumegen" compose ga $args --out "$d/c" --resume >/dev/null 2>&1
 cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/c/undecided.jsonl" \
     && ok "--resume continues the same run" || bad "--resume differs from a straight run"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["generations"] == 4 and d["screened"] == 480 else 1)' \
-    "$d/c/summary.json" && ok "summary.json after --resume counts the whole run" || bad "summary.json after --resume"
+python3 -c 'import json,sys; d, a = (json.load(open(f)) for f in sys.argv[1:]); sys.exit(0 if d["generations"] == 4 and d["screened"] == 480 and d["proof_checked"] == a["proof_checked"] else 1)' \
+    "$d/c/summary.json" "$d/a/summary.json" && ok "summary.json after --resume counts the whole run" || bad "summary.json after --resume"
 "$BIN/tsumegen" compose ga $args --out "$d/a" >/dev/null 2>"$d/e"; rc=$?
 [ $rc = 2 ] && grep -q "already holds problems" "$d/e" && ok "refuses to overwrite results" || bad "overwrote results (rc $rc)"
 "$BIN/tsumegen" compose ga --pop x >/dev/null 2>"$d/e"; rc=$?

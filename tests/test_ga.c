@@ -161,6 +161,27 @@ TEST(compose_verdict_undecided) {
     free(v);
 }
 
+/* The check before writing (proofcheck_for_compose): it passes a perfect
+ * verdict with its own main line, and it does not take the verdict's word: a
+ * main line that ends before mate, or one cut short of the length, is refused. */
+TEST(compose_proof_check) {
+    Verdict *v = malloc(sizeof *v);
+    char msg[512];
+    Position p11 = test_load("+Ngkr5/1g7/3+S5/+S1B6/9/9/9/9/9 b rb2g2s3n4l18p 1");  /* ShogiBoardQ 11-ply */
+    CHECK(!verify_for_compose(&p11, 200000, v) && v->perfect && v->length == 11);
+    CHECK_EQ_U64(proofcheck_for_compose(&p11, v, msg, sizeof msg), 1);
+    v->length = v->pv_len = 9;  /* the main line without its last two plies: no mate at its end */
+    CHECK_EQ_U64(proofcheck_for_compose(&p11, v, msg, sizeof msg), 0);
+    CHECK(strstr(msg, "does not end in mate") != NULL);
+    v->length = 11;  /* a main line that is not kept whole is no proof either */
+    CHECK_EQ_U64(proofcheck_for_compose(&p11, v, msg, sizeof msg), 2);
+    Position none = test_load("4k4/9/4P4/9/9/9/9/9/9 b S 1");  /* S*5b is no mate (the king takes it) */
+    v->length = v->pv_len = 1;
+    CHECK(!move_parse(&none, "S*5b", &v->pv[0], msg, sizeof msg));
+    CHECK_EQ_U64(proofcheck_for_compose(&none, v, msg, sizeof msg), 0);
+    free(v);
+}
+
 /* genome_encode is decode's inverse on the boards it accepts: random genomes
  * with one bit per square decode, encode into the same number of bits, and
  * decode back to the very same board. */
