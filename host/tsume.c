@@ -6,7 +6,7 @@
  *    a proof (so "no mate in L-2" is proved); a limit leaves the bounds [d, U].
  *    (Against top down from U: 13 % fewer nodes for full verdicts on the ShogiBoardQ
  *    sets, 2.6x fewer for the 11-ply exact pass.)  From 19 plies on, in turns with
- *    the walk along the main line (exact_length, walk_exact).
+ *    the walk along the main line (exact_length.c).
  * 3. Main line: the attacker plays a move whose child is mated within n-1; the
  *    defender a real defence of exact value n-1, ties broken by the fewest attacker
  *    pieces in hand at the end (bounded tie exploration).
@@ -14,20 +14,13 @@
  *    later main-line position: detours are excluded), 駒余り; notes for final-move
  *    alternatives, 成不成, 変同. */
 #include <limits.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tsume.h"
 #include "proofcheck.h"
 #include "sfen.h"
-#include "split.h"
-/* exact_length: the plain length from which the main-line walk takes turns with the
- * bottom-up search, and their first node cap (a walk step's first cap is a quarter) */
-#define WALK_MIN_PLIES 19
-#define EXACT_FIRST_CAP 4000000
+#include "exact_length.h"
 
 static int hand_total(const Position *pos, int c) {
     int n = 0;
@@ -189,10 +182,14 @@ static int same_but_promo(Move a, Move b) {
     return !move_is_drop(a) && !move_is_drop(b) && (a & ~MOVE_PROMO) == (b & ~MOVE_PROMO) && a != b;
 }
 
+/* What an analysis of a line takes: notes (変同, final-move alternatives) besides
+ * 余詰; stop at the first 余詰; plies from the last back (the shallow tests first). */
+enum { AL_NOTES = 1, AL_STOP = 2, AL_BACKWARD = 4 };
+
 /* Flaws and notes at ply k of the main line (pos is the position before it).
  * confirm: only the 余詰 test of the attacker's alternatives (notes were taken). */
 static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *pos, int k, const uint64_t *keys,
-                         MoveList *ml, int attacker, int confirm) {
+                         MoveList *ml, int attacker, int confirm, int mode) {
     int L = a->npv, n = L - k;
     char buf[TS_NOTE_LEN], mv[8];
     buf[0] = 0;
@@ -202,7 +199,7 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
         for (int i = 0; i < ml->count; i++) {
             Move m = ml->moves[i];
             if (m == a->pv[k]) continue;
-            if (n == 1 && o->first_flaw) break;  /* final-move alternatives are only notes */
+            if (n == 1 && !(mode & AL_NOTES)) break;  /* final-move alternatives are only notes */
             Undo u;
             pos_do_move(pos, m, &u);
             move_format(m, mv);
@@ -239,12 +236,12 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
                 }
             }
             pos_undo_move(pos, m, &u);
-            if (a->nyozume && o->first_flaw) return;
+            if (a->nyozume && (mode & AL_STOP)) return;
         }
         if (buf[0]) add_note(a, "final_move_alternatives: ply %d%s", buf, k + 1);
         return;
     }
-    if (o->first_flaw) return;  /* 変同 is a note, not a flaw */
+    if (!(mode & AL_NOTES)) return;  /* 変同 is a note, not a flaw */
     Move cand[MAX_MOVES];
     int unknown = 0, nc = longest_defences(c, pos, n, a->pv[k], ml, cand, MAX_MOVES, &unknown);
     if (nc < 0 || unknown) a->notes_incomplete = 1;
@@ -258,7 +255,8 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
 /* Flaws and notes along the main line: every ply from the root, or with
  * first_flaw from the last ply back (the cheap, shallow searches first) until
  * the first flaw.  confirm: the 余詰 tests only (see analyse_node). */
-static void analyse_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root, int confirm) {
+static void analyse_line_mode(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root, int confirm,
+                              int mode, int from, int to) {
     int L = a->npv;
     uint64_t *keys = malloc(sizeof(uint64_t) * (L + 1));
     Position *line = malloc(sizeof(Position) * (L + 1));
@@ -274,15 +272,19 @@ static void analyse_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
             pos_do_move(&line[k + 1], a->pv[k], &u);
             keys[k + 1] = pos_key(&line[k + 1]);
         }
-        for (int i = 0; i < L && !df_aborted(c) && !(o->first_flaw && a->nyozume); i++) {
-            int k = o->first_flaw ? L - 1 - i : i;
-            analyse_node(c, o, a, &line[k], k, keys, ml, root->side, confirm);
+        for (int i = 0; i < to - from && !df_aborted(c) && !((mode & AL_STOP) && a->nyozume); i++) {
+            int k = (mode & AL_BACKWARD) ? to - 1 - i : from + i;
+            analyse_node(c, o, a, &line[k], k, keys, ml, root->side, confirm, mode);
         }
         if (df_aborted(c)) a->complete = 0;
     }
     free(ml);
     free(line);
     free(keys);
+}
+
+static void analyse_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root, int confirm) {
+    analyse_line_mode(c, o, a, root, confirm, o->first_flaw ? AL_STOP | AL_BACKWARD : AL_NOTES, 0, a->npv);
 }
 
 /* The flaw analysis of a's line: bounded 余詰 tests, then (yozume_confirm) the same
@@ -293,6 +295,29 @@ static void analyse_line_confirmed(DfCtx *c, const TsOptions *o, TsAnswer *a, co
         TsOptions unbounded = *o;  /* 余詰 is a mate of any length: the bound found the cheap ones */
         unbounded.yozume_extra = -1;
         analyse_line(c, &unbounded, a, root, 1);
+    }
+}
+
+/* A tied line's 余詰 without the notes (the full analysis is for the line adopted).
+ * all_from < 0: only "is the line clean, and where is its first 余詰" (phase 0
+ * branches before it): from the root forward to the first 余詰.  all_from >= 0:
+ * every 余詰 from that ply on (attacker ties to branch at: plies before all_from
+ * are not branched at again), and only when there is none, the plies before it up
+ * to the first.  (A cooked 5-ply problem with 7 interposition kinds at plies 2 and
+ * 4 analysed each of its 24 tied lines in full, notes and the 余詰 it shares with
+ * the main line at ply 3 included, to throw them away.)  The composer's first_flaw
+ * scan (backward, first 余詰 only) is kept as it was, and so are its verdicts. */
+static void tied_line_yozume(DfCtx *c, const TsOptions *o, TsAnswer *b, const Position *root, int all_from) {
+    TsOptions q = *o;
+    for (int pass = 0; pass < 2; pass++) {  /* bounded 余詰 tests, then (yozume_confirm) unbounded */
+        if (pass && !(o->yozume_confirm && o->yozume_extra >= 0 && b->complete && !b->nyozume)) break;
+        if (pass) q.yozume_extra = -1;
+        if (o->first_flaw) analyse_line_mode(c, &q, b, root, pass, AL_STOP | AL_BACKWARD, 0, b->npv);
+        else if (all_from < 0) analyse_line_mode(c, &q, b, root, pass, AL_STOP, 0, b->npv);
+        else {
+            analyse_line_mode(c, &q, b, root, pass, 0, all_from, b->npv);
+            if (!b->nyozume) analyse_line_mode(c, &q, b, root, pass, AL_STOP, 0, all_from);
+        }
     }
 }
 
@@ -360,6 +385,7 @@ static void tied_branches(DfCtx *c, const TsOptions *o, const Position *root, co
                                       ? longest_defences(c, &pos, L - k, a->pv[k], ml, cand, 64, &unknown)
                                       : attacker_ties(c, &pos, a, k, L - k, ml, cand, &unknown);
             if (nc < 0 || unknown || nc == 64) *cut = 1;
+            if (pos.side == attacker && a->nyozume > TS_MAX_YOZUME) *cut = 1;  /* (ties among the 余詰 not kept) */
             for (int i = 0; i < nc; i++) {
                 if (*nq >= TIED_LINES_MAX) { *cut = 1; break; }
                 TiedLine *t = &q[*nq];
@@ -424,9 +450,23 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
         b->leftover = a->leftover;
         b->complete = 1;
         b->plain_len = a->plain_len;
-        analyse_line_confirmed(c, o, b, root);
+        tied_line_yozume(c, o, b, root, phase && !o->tied_all ? q[h].branch + 1 : -1);  /* (see the branching below) */
         if (!b->complete && !b->nyozume) { incomplete = 1; continue; }
         if (o->tied_all ? b->nyozume > 0 : !b->nyozume) {
+            /* adopted: its full analysis (every 余詰, the notes) is the answer; the
+             * composer's first_flaw analysis is the one tied_line_yozume ran */
+            if (!o->first_flaw) {
+                b->nyozume = 0;
+                b->nnotes = 0;
+                b->notes_incomplete = 0;
+                b->complete = 1;
+                analyse_line_confirmed(c, o, b, root);
+                /* (the same tests again, answered from the table; a limit can still differ) */
+                if ((!b->complete && !b->nyozume) || !(o->tied_all ? b->nyozume > 0 : !b->nyozume)) {
+                    incomplete = 1;
+                    continue;
+                }
+            }
             /* adopt it: the reported line is the one the verdict rests on */
             char mv[8], was[TS_NOTE_LEN];
             int k = 0;  /* where the adopted line leaves a's (it may branch off another tied line) */
@@ -460,264 +500,6 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
     }
     free(q);
     free(b);
-}
-
-static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops);
-
-/* Defender drops on the plain line from pos (an attacker node, plain length len). */
-static int line_drops(DfCtx *c, const Position *pos, int len) {
-    Move pv[TS_MAX_PV];
-    int len_at[TS_MAX_PV], drops = 0;
-    int n = plain_line(c, pos, len, pv, len_at, TS_MAX_PV, 0);
-    for (int i = 1; i < n; i += 2) drops += move_is_drop(pv[i]);
-    return drops;
-}
-
-/* The plain proof's main line from the table: the attacker's shortest proven check,
- * the defender's longest proven evasion.  Fills pv and len_at (the plain length
- * left before each move); stops where an entry is missing.  Returns its plies.
- * weigh_drops: the walk's line.  A defender's drop between king and checker is
- * often futile, and each adds two plies that the futile rule does not count, so
- * the longest plain defence can be a short one under the rule: Zuko 4's plain line
- * runs the king west behind four pawn drops (plain 40 after 3d4c) and the walk
- * stalled at ply 2.  So a defence scores its plain length less two plies per
- * defender drop (its own and those on its plain line); measured: Zuko 4 exact in
- * 32-38 s on two threads, 62-115 s without. */
-static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops) {
-    Position pos = *root;
-    MoveList *ml = malloc(sizeof *ml);
-    if (!ml) return 0;
-    int n = 0, len = U, attacker = root->side;
-    while (len > 0 && n < max) {
-        int is_or = pos.side == attacker;
-        if (is_or) gen_checks(&pos, ml);
-        else gen_evasions(&pos, ml);
-        Move best = MOVE_NONE;
-        int blen = is_or ? INT_MAX : -1, bscore = INT_MIN;
-        for (int i = 0; i < ml->count; i++) {
-            Undo u;
-            pos_do_move(&pos, ml->moves[i], &u);
-            DfResult r = df_probe(c, &pos, len - 1, DF_PLAIN);
-            int score = r.len;
-            if (r.result == DF_PROVEN && !is_or && weigh_drops)
-                score -= 2 * (line_drops(c, &pos, r.len) + move_is_drop(ml->moves[i]));
-            pos_undo_move(&pos, ml->moves[i], &u);
-            if (r.result != DF_PROVEN) {
-                if (!is_or) { best = MOVE_NONE; break; }
-                continue;
-            }
-            if (is_or ? r.len < blen : score > bscore || (score == bscore && r.len > blen)) {
-                best = ml->moves[i];
-                blen = r.len;
-                bscore = score;
-            }
-        }
-        if (best == MOVE_NONE) break;
-        len_at[n] = len;
-        pv[n++] = best;
-        Undo u;
-        pos_do_move(&pos, best, &u);
-        len = blen;
-    }
-    free(ml);
-    return n;
-}
-
-typedef struct {
-    uint64_t nodes;      /* the problem's node limit (0 = none) */
-    double deadline;     /* and its deadline (0 = none) */
-    uint64_t first_cap;  /* exact_length's first round cap; a walk step's is a quarter */
-} Budget;
-
-static int out_of_budget(DfCtx *c, const Budget *b) {
-    return (b->nodes && df_nodes(c) >= b->nodes) || (b->deadline > 0 && df_now() >= b->deadline) || df_stopped(c);
-}
-
-/* The problem's budget or the walk's own share (walk_end, a node count; 0 = none) is spent. */
-static int walk_spent(DfCtx *c, const Budget *b, uint64_t walk_end) {
-    return out_of_budget(c, b) || (walk_end && df_nodes(c) >= walk_end);
-}
-
-/* The next searches may use cap more nodes (0: no cap), within the problem's limits. */
-static void cap_nodes(DfCtx *c, const Budget *b, uint64_t cap) {
-    uint64_t n = cap ? df_nodes(c) + cap : 0;
-    if (b->nodes && (!n || b->nodes < n)) n = b->nodes;
-    df_set_limits(c, n, b->deadline);
-}
-
-/* Settles the checks at z other than the main line's move with unbounded plain
- * searches of at most cap nodes each: many are no mate at all, and an absolute
- * plain no-mate (or a plain proof) is taken by the futile-rule queries, where a
- * bounded disproof of a long checking sequence can cost far more (Zuko 6, ply 8:
- * 5a4a, 12-15 M nodes unbounded against 160 M for "no mate within 70").  Others are
- * cheap under the bound and endless unbounded (the same Zuko, ply 2: 3f2d, open
- * after 140 M nodes while the bounded query took 2 M), hence the cap. */
-static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm, uint64_t cap) {
-    MoveList *ml = malloc(sizeof *ml);
-    if (!ml) return;
-    gen_checks(z, ml);
-    for (int i = 0; i < ml->count && !out_of_budget(c, b); i++) {
-        if (ml->moves[i] == pvm) continue;
-        Undo u;
-        pos_do_move(z, ml->moves[i], &u);
-        if (df_probe(c, z, DF_MAX_DEPTH, DF_PLAIN).result == DF_UNKNOWN) {
-            cap_nodes(c, b, cap);
-            df_search(c, z, DF_MAX_DEPTH, DF_PLAIN);
-        }
-        pos_undo_move(z, ml->moves[i], &u);
-    }
-    free(ml);
-}
-
-/* The exact value of the walk's attacker node z (plain length ub): the top-down
- * query and the settling of its other checks in turns, with a node cap that doubles
- * per round (df-pn resumes from the table, so a capped round is mostly not lost;
- * quadrupling measured worse on Zuko 6: 83 M nodes against 53 M), up to the walk's
- * cap.  -2 on a limit. */
-static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, Move pvm, int ub) {
-    for (uint64_t cap = b->first_cap / 4 + 1;; cap *= 2) {
-        if (walk_end && df_nodes(c) + cap > walk_end) cap = walk_end > df_nodes(c) ? walk_end - df_nodes(c) : 1;
-        cap_nodes(c, b, cap);
-        int e = df_exact_or(c, z, ub, NULL);
-        if (e > 0) return e;
-        if (e == -1 || walk_spent(c, b, walk_end)) return -2;  /* (-1: not mated within ub, cannot happen) */
-        settle_alternatives(c, b, z, pvm, cap);
-        if (walk_spent(c, b, walk_end)) return -2;
-    }
-}
-
-/* Exact length by walking the plain main line from its end back to the root: at
- * each attacker node its exact value is searched top down (walk_step), which finds
- * the next node's "no mate within e-2" in the table and so only has to refute the
- * other checks.  Bottom up from the root, every deep subtree is disproved again for
- * each bound (2-5x more nodes per 2 plies), which no budget covers for Zuko 6's 81
- * plies; the walk proves it.  It is only as good as the line: where the plain line's
- * defences are futile drops or not the longest (Zuko 4, the records that are not the
- * longest defence) the top-down query has to find the longest defence itself.  At
- * most `nodes` more nodes (0: no cap).  Returns the root's exact length, -2 when
- * stopped. */
-static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, uint64_t nodes) {
-    Move *pv = malloc(sizeof(Move) * TS_MAX_PV);
-    int *len_at = malloc(sizeof(int) * TS_MAX_PV);
-    Position *at = malloc(sizeof(Position) * TS_MAX_PV);
-    int e = -2;
-    uint64_t walk_end = nodes ? df_nodes(c) + nodes : 0;
-    if (!pv || !len_at || !at) goto out;
-    int n = plain_line(c, root, ub, pv, len_at, TS_MAX_PV - 1, 1);
-    at[0] = *root;
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        at[i + 1] = at[i];
-        pos_do_move(&at[i + 1], pv[i], &u);
-    }
-    if (n == 0) {  /* no line in the table: the root alone */
-        len_at[0] = ub;
-        pv[0] = MOVE_NONE;
-    }
-    for (int k = n ? (n - 1) & ~1 : 0; k >= 0; k -= 2) {  /* (the last attacker ply, backwards) */
-        Position p = at[k];
-        e = walk_step(c, b, walk_end, &p, pv[k], len_at[k]);
-        if (e < 0) break;
-    }
-out:
-    free(pv);
-    free(len_at);
-    free(at);
-    return e;
-}
-
-/* Two threads on one table: the owner asks df_exact_or(pos, ub) bottom up while the
- * helper, on a copy of pos, walks the main line (walk_exact, PAIR_WALK) or splits
- * the last bound by root check (split_last_bound, PAIR_SPLIT); the owner's end stops the
- * helper, a walk's exact answer stops the owner.  Returns -3 when the runtime gave
- * one thread only, else the owner's df_exact_or (its *lb set); *walk_L the walk's. */
-enum { PAIR_WALK, PAIR_SPLIT };
-static int pair_run(DfCtx *c, DfCtx *h, int kind, Position *pos, int ub, int *lb, const Budget *b, int *walk_L) {
-#ifdef _OPENMP
-    atomic_int stop = 0;
-    int L = -2, pair = 0;
-    Position hpos = *pos;
-    *walk_L = -2;
-    df_share_begin(c, h, &stop);
-#pragma omp parallel num_threads(2)
-    {
-        if (omp_get_num_threads() == 2) {
-            if (omp_get_thread_num() == 0) {
-                pair = 1;
-                L = df_exact_or(c, pos, ub, lb);
-                atomic_store(&stop, 1);
-            } else if (kind == PAIR_WALK) {
-                *walk_L = walk_exact(h, b, &hpos, ub, 0);
-                if (*walk_L > 0) atomic_store(&stop, 1);
-            } else {
-                split_last_bound(h, &hpos, ub - 2, b->deadline);
-            }
-        }
-    }
-    df_share_end(c, h, b->nodes, b->deadline);
-    return pair ? L : -3;
-#else
-    (void)c; (void)h; (void)kind; (void)pos; (void)ub; (void)lb; (void)b; (void)walk_L;
-    return -3;
-#endif
-}
-
-/* exact_length on two threads sharing one table: bottom up on c, the walk on h,
- * each unlimited up to the deadline; the first exact answer stops the other.  The
- * turns of the one-thread schedule pay for the search that loses each round
- * (Zuko 6: 143 M nodes in turns, 53-57 M for the walk alone); here it runs on the
- * spare core, and each still reads the other's table entries.  -3 when the runtime
- * gave one thread only (the caller runs the turns instead). */
-static int exact_length_pair(DfCtx *c, DfCtx *h, Position *pos, int U, const Budget *b, TsAnswer *a) {
-    int lb = 1, L_walk, L_up = pair_run(c, h, PAIR_WALK, pos, U, &lb, b, &L_walk);
-    if (L_up == -3) return -3;
-    TG_ASSERT(L_up <= 0 || L_walk <= 0 || L_up == L_walk);
-    int L = L_up > 0 ? L_up : L_walk > 0 ? L_walk : -2;
-    a->length_lb = L > 0 ? L : lb;
-    return L;
-}
-
-/* The exact length of a mated root (plain proof of length U).  Bottom up from the
- * root (df_exact_or) is the better search for most problems, the walk along the
- * main line for a few long ones (walk_exact); neither is known in advance, so from
- * WALK_MIN_PLIES on they take turns with node caps that double each round (each
- * resumes from the table).  Measured: Zuko 1-29 in a minute each, the same 25 exact
- * as bottom up alone, about as many nodes; Zuko 6 and 4 exact only this way.  Sets
- * a->length_lb from the bottom-up rounds; returns as df_exact_or. */
-static int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, double t0, TsAnswer *a) {
-    Budget b = {o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0, o->first_cap ? o->first_cap : EXACT_FIRST_CAP};
-    if (o->length_search == TS_LEN_UP || (o->length_search == TS_LEN_AUTO && U < WALK_MIN_PLIES))
-        return df_exact_or(c, pos, U, &a->length_lb);
-    if (o->length_search == TS_LEN_WALK) {
-        int L = walk_exact(c, &b, pos, U, 0);
-        df_set_limits(c, b.nodes, b.deadline);
-        if (L > 0) a->length_lb = L;
-        /* (stopped: the budget is spent, but the shallow bounds still in the table give
-         * bottom up a lower bound before its first limit check: Zuko 4, at least 7) */
-        return L > 0 ? L : df_exact_or(c, pos, U, &a->length_lb);
-    }
-    if (o->helper && !o->node_limit) {
-        int L = exact_length_pair(c, o->helper, pos, U, &b, a);
-        if (L != -3) return L;
-    }
-    int best_lb = 1;
-    for (uint64_t cap = b.first_cap;; cap *= 2) {
-        cap_nodes(c, &b, cap);
-        int lb = 1, L = df_exact_or(c, pos, U, &lb);
-        if (lb > best_lb) best_lb = lb;
-        a->length_lb = best_lb;
-        if (L != -2 || out_of_budget(c, &b)) {  /* (-1, not mated within U, cannot happen) */
-            df_set_limits(c, b.nodes, b.deadline);
-            return L;
-        }
-        L = walk_exact(c, &b, pos, U, cap);
-        df_set_limits(c, b.nodes, b.deadline);
-        if (L > 0) {
-            a->length_lb = L;
-            return L;
-        }
-        if (out_of_budget(c, &b)) return -2;
-    }
 }
 
 /* The answer once the exact length L of the mated root is known (a->length): main
@@ -754,11 +536,9 @@ static void analyse_mate(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
  * is a proven "no mate within N" (result unknown: a longer mate may exist).  With
  * a helper (h) the spare thread splits the last bound by root check. */
 static int solve_bounded(DfCtx *c, DfCtx *h, const TsOptions *o, TsAnswer *a, Position *pos, double deadline) {
-    int ub = o->max_length | 1, lb = 1, L = -3, walk_L;  /* the deepest odd bound asked is ub - 2 <= N */
+    int ub = o->max_length | 1, lb = 1;  /* the deepest odd bound asked is ub - 2 <= N */
     if (ub == o->max_length) ub += 2;
-    Budget b = {0, deadline, 0};
-    if (h) L = pair_run(c, h, PAIR_SPLIT, pos, ub, &lb, &b, &walk_L);
-    if (L == -3) L = df_exact_or(c, pos, ub, &lb);
+    int L = exact_bounded(c, h, pos, ub, deadline, &lb);
     if (L > 0 && L < ub) return L;
     a->length_lb = L == ub ? ub : lb;
     if (L == ub) add_note(a, "no_mate_within: no mate of at most %d plies (proved)%s", "", ub - 2);

@@ -509,6 +509,20 @@ def mirror_ties():
         check(ok, "mirror ties, %s: %s" % (tied, json.dumps(r)[:600]))
 
 
+def yozume_list_cut():
+    """A cooked 9-ply position (a near-miss variant of a ShogiBoardQ problem, made by
+    table_sizes.py) whose tied line branching at ply 1 has 38 余詰, more than an
+    answer keeps (32).  Those 余詰 that mate in the line's own length are attacker
+    ties to branch at, so with some not kept the tied-line analysis is incomplete
+    and must say so; a faster analysis of tied lines once reported it complete."""
+    sfen = "9/9/9/9/+B8/9/G2S5/1g7/kL7 b RGrbg3s4n3l18p 1"
+    r = solve([sfen], "--nodes", "2000000")
+    a = r[0] if r else {}
+    ok = a.get("perfect") is False and a.get("flaws") == ["yozume"] and a.get("length") == 9 and \
+        any(n.startswith("tied_lines_incomplete") for n in a.get("notes", []))
+    check(ok, "a tied line with more 余詰 than kept: incomplete: %s" % json.dumps(a)[:400])
+
+
 def superiority_disproof():
     """Zuko 6 meets, within its first 1,000 nodes, a new defender node whose disproof
     comes from an entry with a superior hand; the df-pn+ estimate once overwrote it
@@ -565,6 +579,7 @@ def main():
     superiority_disproof()
     max_length()
     tied_lines()
+    yozume_list_cut()
     promotion_ties()
     detour_ties()
     mirror_ties()

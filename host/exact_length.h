@@ -1,0 +1,16 @@
+/* exact_length.h - the exact length of a mated root (tsume.c's step 2).  Private
+ * to tsume.c; the public API is tsume.h. */
+#ifndef TSUMEGEN_EXACT_LENGTH_H
+#define TSUMEGEN_EXACT_LENGTH_H
+#include "tsume.h"
+
+/* The exact length of a mated root whose plain proof has length U: bottom up, the
+ * walk, or both (o->length_search, o->helper); sets a->length_lb.  Returns the
+ * length, or -2 when a limit stopped it first. */
+int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, double t0, TsAnswer *a);
+/* "Mate within 1, 3, ..., ub - 2?" bottom up (with a helper h: the spare thread
+ * splits the last bound by root check).  The length when mated within ub - 2; ub
+ * when proved not; else as df_exact_or (*lb: the lower bound proved so far). */
+int exact_bounded(DfCtx *c, DfCtx *h, Position *pos, int ub, double deadline, int *lb);
+
+#endif
