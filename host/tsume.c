@@ -252,9 +252,11 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
     if (nc > 0) add_note(a, "henka_dou: ply %d%s", buf, k + 1);
 }
 
-/* Flaws and notes along the main line: every ply from the root, or with
- * first_flaw from the last ply back (the cheap, shallow searches first) until
- * the first flaw.  confirm: the 余詰 tests only (see analyse_node). */
+/* Flaws (and with AL_NOTES notes) at plies [from, to) of a's line: from the first
+ * forward, or (AL_BACKWARD) from the last back, the cheap, shallow searches first;
+ * AL_STOP: until the first 余詰.  confirm: the 余詰 tests only (see analyse_node).
+ * analyse_line: the whole line, every flaw and note, or with first_flaw from the
+ * last ply back to the first 余詰. */
 static void analyse_line_mode(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root, int confirm,
                               int mode, int from, int to) {
     int L = a->npv;
@@ -490,6 +492,8 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
             free(b);
             return;
         }
+        /* (phase 1 branches at b's 余詰: one a limit left undecided may be a tie missed) */
+        if (phase && !o->first_flaw && !b->complete) incomplete = 1;
         if (nq < TIED_LINES_MAX)
             tied_branches(c, o, root, b, q[h].branch + 1, phase ? b->npv : first_yozume_index(b), q, &nq, &cut);
     }
