@@ -206,7 +206,8 @@ static int by_score_desc(const void *a, const void *b) {
 
 /* The independent proof check (o->proof) of a problem about to be written.  A
  * failure means the verdict's search is wrong somewhere: loud, never written.
- * Undecided (the checker's own budget) is not a proof either: held back too. */
+ * Undecided (the checker's own budget) is not a proof either: held back too.
+ * Either way the board goes to undecided.jsonl, to be looked at again. */
 static int proof_passes(Run *r, const Position *pos, const Verdict *v) {
     if (!r->o->proof) return 1;
     char msg[512], sfen[SFEN_MAX];
@@ -218,12 +219,14 @@ static int proof_passes(Run *r, const Position *pos, const Verdict *v) {
     sfen_format(pos, sfen, sizeof sfen);
     if (ok == 0) {
         r->proof_failed++;
-        fprintf(stderr, "tsumegen compose: BUG: the proof checker rejects the perfect verdict of %s (%s); not written\n",
-                sfen, msg);
+        fprintf(stderr, "tsumegen compose: BUG: the proof checker rejects the perfect verdict of %s (%s); "
+                        "not written (kept in undecided.jsonl)\n", sfen, msg);
     } else {
         r->proof_undecided++;
-        fprintf(stderr, "tsumegen compose: the proof checker left %s undecided (%s); not written\n", sfen, msg);
+        fprintf(stderr, "tsumegen compose: the proof checker left %s undecided (%s); not written (kept in "
+                        "undecided.jsonl)\n", sfen, msg);
     }
+    write_unproved(r, pos, v, ok == 0 ? "failed" : "undecided", msg);
     return 0;
 }
 

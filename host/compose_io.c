@@ -179,6 +179,21 @@ void write_undecided(Run *r, const Child *c) {
     fflush(r->undecided);
 }
 
+/* A perfect verdict the proof check did not pass (held back from problems.jsonl):
+ * kept in undecided.jsonl with the check's result and message, so that nothing
+ * found is lost (`tsumegen solve --verify` reads the line back). */
+void write_unproved(Run *r, const Position *pos, const Verdict *v, const char *check, const char *msg) {
+    char sfen[SFEN_MAX];
+    sfen_format(pos, sfen, sizeof sfen);
+    fprintf(r->undecided, "{\"sfen\":\"%s\",\"length_lb\":%d,\"length_ub\":%d,\"length_exact\":%s,"
+                          "\"generation\":%d,\"seed\":%llu,\"proof_check\":\"%s\",\"proof_msg\":",
+            sfen, v->length, v->length_ub, v->length_exact ? "true" : "false", r->generation,
+            (unsigned long long)r->o->seed, check);
+    util_json_str(r->undecided, msg);
+    fputs("}\n", r->undecided);
+    fflush(r->undecided);
+}
+
 uint64_t retry_budget(const ComposeOptions *o) {
     return o->retry_nodes ? o->retry_nodes : 10 * o->node_limit;
 }

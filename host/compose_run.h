@@ -72,6 +72,8 @@ void archive_add(Run *r, const Genome *g);
 void write_problem(Run *r, const Position *pos, const Verdict *v, int origin);
 /* An undecided mate, once per board, in undecided.jsonl. */
 void write_undecided(Run *r, const Child *c);
+/* A perfect verdict held back by the proof check ("failed" or "undecided"), in undecided.jsonl. */
+void write_unproved(Run *r, const Position *pos, const Verdict *v, const char *check, const char *msg);
 /* Nodes a second look gets (0 in the options: 10 x the first budget). */
 uint64_t retry_budget(const ComposeOptions *o);
 /* OUT/checkpoint.txt, written atomically after every generation; 0 or -1. */
