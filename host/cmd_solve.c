@@ -65,6 +65,8 @@ const char USAGE_SOLVE[] =
     "                \"length_lb\" (no mate within N is proved; a longer mate may exist)\n"
     "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
     "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
+    "On a terminal, stderr shows progress: problems done, or for a lone problem its\n"
+    "nodes and seconds.\n"
     "Exit status: 0, or 2 if an input was rejected (its line has \"result\":\"error\").\n";
 
 typedef struct {
@@ -87,7 +89,8 @@ typedef struct {
     int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
         max_length;
     const char *kif_dir;
-    int progress;
+    int progress;       /* a batch on a terminal: problems done */
+    int lone_progress;  /* one problem on a terminal: its nodes and seconds */
 } SolveOpts;
 
 static void prepare(Job *j, const SolveOpts *o) {
@@ -198,6 +201,15 @@ static void write_kif(const Job *j, int idx, const SolveOpts *o) {
     fclose(f);
 }
 
+/* A lone problem on a terminal: its node count and time every 2^19 nodes (about a second
+ * or two), so a long search shows it is alive. */
+typedef struct { double t0; } LoneProgress;
+
+static void lone_progress(void *arg, uint64_t nodes) {
+    const LoneProgress *p = arg;
+    fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s ", nodes / 1e6, df_now() - p->t0);
+}
+
 /* Solves every job; emits JSON lines in order as they complete (when out != NULL). */
 static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     int next_out = 0, done = 0;
@@ -213,6 +225,8 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
 #pragma omp parallel num_threads(threads)
     {
         DfCtx *c = df_new(o->hash_mb);
+        LoneProgress lp = {df_now()};
+        if (c && n == 1 && o->lone_progress) df_set_progress(c, lone_progress, &lp, (uint64_t)1 << 19);
         TsOptions mine = to;
         if (pair && c) mine.helper = df_new_helper(c);
 #pragma omp for schedule(dynamic, 1)
@@ -237,7 +251,7 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
         df_free(mine.helper);
         df_free(c);
     }
-    if (o->progress && n) fputc('\n', stderr);
+    if ((o->progress || o->lone_progress) && n) fputc('\n', stderr);
 }
 
 static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char ***pos_args, int *npos) {
@@ -346,6 +360,7 @@ int cmd_solve(int argc, char **argv) {
         if (!jobs[i].ok) { bad = 1; fprintf(stderr, "tsumegen solve: input %d: %s\n", i + 1, jobs[i].err); }
     }
     o.progress = isatty(2) && n > 1;
+    o.lone_progress = isatty(2) && n == 1;
     run_jobs(jobs, n, &o, stdout);
     free_jobs(jobs, n);
     return bad ? EXIT_USAGE : EXIT_OK;

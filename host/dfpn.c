@@ -505,6 +505,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         c->aborted = 1;
         return;
     }
+    if (c->progress && (c->nodes & c->progress_mask) == 0) c->progress(c->progress_arg, c->nodes);
     int is_or = pos->side == c->attacker;
     uint64_t pk = pos_key(pos);
     int cut = path_cut(c, pk, mode, is_or);

@@ -77,6 +77,11 @@ int df_aborted(const DfCtx *c);
 /* New limits (total nodes of this problem, absolute deadline) and a cleared abort flag. */
 void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline);
 uint64_t df_nodes(const DfCtx *c);
+/* fn(arg, nodes) from inside the search each time this context's node count is a
+ * multiple of every (a power of two; fn NULL: none), for a progress display.  It
+ * runs on the searching thread and must be quick. */
+typedef void (*DfProgressFn)(void *arg, uint64_t nodes);
+void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every);
 
 /* The query: mate within `depth` plies from pos (OR if pos->side is the attacker). */
 DfResult df_search(DfCtx *c, Position *pos, int depth, int mode);

@@ -99,6 +99,9 @@ struct DfCtx {
     const atomic_int *stop;  /* set by the other thread of a shared search: abort */
     int find;    /* an unbounded plain search (finding a mate): new AND nodes' pn counts one
                   * interposition per square (see init_child) */
+    DfProgressFn progress;  /* df_set_progress */
+    void *progress_arg;
+    uint64_t progress_mask;
 };
 
 /* ph: for a proof, the attacker's proof hand (plain mode): the same board with at

@@ -100,6 +100,11 @@ void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline) {
     c->aborted = 0;
 }
 uint64_t df_nodes(const DfCtx *c) { return c->nodes; }
+void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every) {
+    c->progress = fn;
+    c->progress_arg = arg;
+    c->progress_mask = every ? every - 1 : 0;
+}
 void df_set_no_rep(DfCtx *c, int on) { c->no_rep = on; }
 void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n) {
     c->forbid = keys;

@@ -40,6 +40,26 @@ static void solve_mate(const char *sfen, int length, const char *pv, TsAnswer *a
     CHECK_EQ_U64(a->verified, 1);
 }
 
+static void count_progress(void *arg, uint64_t nodes) {
+    uint64_t *calls = arg;
+    calls[0]++;
+    calls[1] = nodes;
+}
+
+/* The progress hook (`solve` on a terminal) fires at every multiple of its period
+ * of the node count, from inside the search: a whole answer's worth of calls. */
+TEST(solve_progress_hook) {
+    TsAnswer *a = malloc(sizeof *a);
+    uint64_t calls[2] = {0, 0};
+    df_set_progress(ctx(), count_progress, calls, 64);
+    solve("+Ngkr5/1g7/3+S5/+S1B6/9/9/9/9/9 b rb2g2s3n4l18p 1", a);  /* ShogiBoardQ 11-ply */
+    df_set_progress(ctx(), NULL, NULL, 0);
+    CHECK(a->result == TS_MATE && a->nodes >= 256);
+    CHECK_EQ_U64(calls[0], a->nodes / 64);
+    CHECK_EQ_U64(calls[1], a->nodes / 64 * 64);
+    free(a);
+}
+
 TEST(solve_mate1_head_gold) {
     TsAnswer a;
     solve_mate("4k4/9/4P4/9/9/9/9/9/9 b G 1", 1, "G*5b", &a);
