@@ -89,8 +89,7 @@ typedef struct {
     int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
         max_length;
     const char *kif_dir;
-    int progress;       /* a batch on a terminal: problems done */
-    int lone_progress;  /* one problem on a terminal: its nodes and seconds */
+    int progress;  /* stderr is a terminal: problems done, or a lone problem's nodes and seconds */
 } SolveOpts;
 
 static void prepare(Job *j, const SolveOpts *o) {
@@ -226,7 +225,7 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     {
         DfCtx *c = df_new(o->hash_mb);
         LoneProgress lp = {df_now()};
-        if (c && n == 1 && o->lone_progress) df_set_progress(c, lone_progress, &lp, (uint64_t)1 << 19);
+        if (c && n == 1 && o->progress) df_set_progress(c, lone_progress, &lp, (uint64_t)1 << 19);
         TsOptions mine = to;
         if (pair && c) mine.helper = df_new_helper(c);
 #pragma omp for schedule(dynamic, 1)
@@ -245,13 +244,13 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
                     next_out++;
                 }
                 if (out) fflush(out);
-                if (o->progress) fprintf(stderr, "\rsolve: %d/%d", done, n);
+                if (o->progress && n > 1) fprintf(stderr, "\rsolve: %d/%d", done, n);
             }
         }
         df_free(mine.helper);
         df_free(c);
     }
-    if ((o->progress || o->lone_progress) && n) fputc('\n', stderr);
+    if (o->progress && n) fputc('\n', stderr);
 }
 
 static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char ***pos_args, int *npos) {
@@ -359,8 +358,7 @@ int cmd_solve(int argc, char **argv) {
         prepare(&jobs[i], &o);
         if (!jobs[i].ok) { bad = 1; fprintf(stderr, "tsumegen solve: input %d: %s\n", i + 1, jobs[i].err); }
     }
-    o.progress = isatty(2) && n > 1;
-    o.lone_progress = isatty(2) && n == 1;
+    o.progress = isatty(2);
     run_jobs(jobs, n, &o, stdout);
     free_jobs(jobs, n);
     return bad ? EXIT_USAGE : EXIT_OK;

@@ -216,16 +216,11 @@ static int proof_passes(Run *r, const Position *pos, const Verdict *v) {
     r->t_proof += util_now() - t0;
     r->proof_checked++;
     if (ok == 1) return 1;
+    if (ok == 0) r->proof_failed++;
+    else r->proof_undecided++;
     sfen_format(pos, sfen, sizeof sfen);
-    if (ok == 0) {
-        r->proof_failed++;
-        fprintf(stderr, "tsumegen compose: BUG: the proof checker rejects the perfect verdict of %s (%s); "
-                        "not written (kept in undecided.jsonl)\n", sfen, msg);
-    } else {
-        r->proof_undecided++;
-        fprintf(stderr, "tsumegen compose: the proof checker left %s undecided (%s); not written (kept in "
-                        "undecided.jsonl)\n", sfen, msg);
-    }
+    fprintf(stderr, "tsumegen compose: %sthe proof checker %s the perfect verdict of %s (%s); not written (kept in "
+                    "undecided.jsonl)\n", ok == 0 ? "BUG: " : "", ok == 0 ? "rejects" : "leaves undecided", sfen, msg);
     write_unproved(r, pos, v, ok == 0 ? "failed" : "undecided", msg);
     return 0;
 }

@@ -289,11 +289,17 @@ static void analyse_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
     analyse_line_mode(c, o, a, root, confirm, o->first_flaw ? AL_STOP | AL_BACKWARD : AL_NOTES, 0, a->npv);
 }
 
+/* After the bounded 余詰 tests of a line: are they to be run again with no bound
+ * (yozume_confirm, and the bounded ones found none)? */
+static int confirm_due(const TsOptions *o, const TsAnswer *a) {
+    return o->yozume_confirm && o->yozume_extra >= 0 && a->complete && !a->nyozume;
+}
+
 /* The flaw analysis of a's line: bounded 余詰 tests, then (yozume_confirm) the same
  * tests again with no bound when the bounded ones found none. */
 static void analyse_line_confirmed(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root) {
     analyse_line(c, o, a, root, 0);
-    if (o->yozume_confirm && o->yozume_extra >= 0 && a->complete && !a->nyozume) {
+    if (confirm_due(o, a)) {
         TsOptions unbounded = *o;  /* 余詰 is a mate of any length: the bound found the cheap ones */
         unbounded.yozume_extra = -1;
         analyse_line(c, &unbounded, a, root, 1);
@@ -312,7 +318,7 @@ static void analyse_line_confirmed(DfCtx *c, const TsOptions *o, TsAnswer *a, co
 static void tied_line_yozume(DfCtx *c, const TsOptions *o, TsAnswer *b, const Position *root, int all_from) {
     TsOptions q = *o;
     for (int pass = 0; pass < 2; pass++) {  /* bounded 余詰 tests, then (yozume_confirm) unbounded */
-        if (pass && !(o->yozume_confirm && o->yozume_extra >= 0 && b->complete && !b->nyozume)) break;
+        if (pass && !confirm_due(o, b)) break;
         if (pass) q.yozume_extra = -1;
         if (o->first_flaw) analyse_line_mode(c, &q, b, root, pass, AL_STOP | AL_BACKWARD, 0, b->npv);
         else if (all_from < 0) analyse_line_mode(c, &q, b, root, pass, AL_STOP, 0, b->npv);
@@ -419,6 +425,9 @@ static int first_yozume_index(const TsAnswer *a) {
     return m;
 }
 
+/* Does tied line b settle the verdict: clean under "any", cooked under "all"? */
+static int adoptable(const TsOptions *o, const TsAnswer *b) { return o->tied_all ? b->nyozume > 0 : !b->nyozume; }
+
 /* a's main line was analysed: settle the verdict over the lines tied with it. */
 static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root) {
     if (o->tied_all ? a->nyozume || !a->complete : !a->nyozume) return;
@@ -454,7 +463,7 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
         b->plain_len = a->plain_len;
         tied_line_yozume(c, o, b, root, phase && !o->tied_all ? q[h].branch + 1 : -1);  /* (see the branching below) */
         if (!b->complete && !b->nyozume) { incomplete = 1; continue; }
-        if (o->tied_all ? b->nyozume > 0 : !b->nyozume) {
+        if (adoptable(o, b)) {
             /* adopted: its full analysis (every 余詰, the notes) is the answer; the
              * composer's first_flaw analysis is the one tied_line_yozume ran */
             if (!o->first_flaw) {
@@ -464,7 +473,7 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
                 b->complete = 1;
                 analyse_line_confirmed(c, o, b, root);
                 /* (the same tests again, answered from the table; a limit can still differ) */
-                if ((!b->complete && !b->nyozume) || !(o->tied_all ? b->nyozume > 0 : !b->nyozume)) {
+                if ((!b->complete && !b->nyozume) || !adoptable(o, b)) {
                     incomplete = 1;
                     continue;
                 }
