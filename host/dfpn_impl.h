@@ -99,6 +99,8 @@ struct DfCtx {
     const atomic_int *stop;  /* set by the other thread of a shared search: abort */
     int find;    /* an unbounded plain search (finding a mate): new AND nodes' pn counts one
                   * interposition per square (see init_child) */
+    int last_ply;  /* OR nodes one ply from the bound are settled by the mate-in-1 scan
+                    * (or_last_ply); 0 only to compare (df_set_last_ply) */
     DfProgressFn progress;  /* df_set_progress */
     void *progress_arg;
     uint64_t progress_mask;

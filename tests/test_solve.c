@@ -70,7 +70,7 @@ TEST(solve_mate1_head_gold) {
 TEST(solve_length_bounds_at_a_limit) {
     TsAnswer *a = malloc(sizeof *a);
     Position pos = test_load("+Ngkr5/1g7/3+S5/+S1B6/9/9/9/9/9 b rb2g2s3n4l18p 1");  /* ShogiBoardQ 11-ply */
-    for (uint64_t n = 400; n <= 600; n += 100) {  /* (the plain proof takes ~350 nodes, the exact 11 ~770) */
+    for (uint64_t n = 400; n <= 550; n += 50) {  /* (the plain proof takes ~350 nodes, the exact 11 ~600) */
         TsOptions o = {n, 0, 0, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0};
         ts_solve(ctx(), &pos, &o, a);
         CHECK(a->result == TS_MATE && !a->exact_length);
@@ -379,4 +379,66 @@ TEST(solve_pair_threads_agree) {
         }
     }
     df_free(helper);
+}
+
+/* OR nodes one ply from the bound are settled by the mate-in-1 scan (or_last_ply);
+ * the search must answer exactly as when it expands them.  Every "mate within d?"
+ * (d = 1, 3, ..., L), and the exact length, under both rules, on ShogiBoardQ
+ * problems of 5-13 plies and on the positions two plies in, cold tables both ways. */
+TEST(dfpn_last_ply_scan_same_answers) {
+    static const struct { int plies, count; } sets[] = {{5, 40}, {7, 40}, {11, 20}, {13, 20}};
+    DfCtx *c = ctx();
+    int compared = 0;
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        char path[128], line[4096];
+        snprintf(path, sizeof path, "data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt", sets[s].plies);
+        FILE *f = fopen(path, "r");
+        CHECK(f != NULL);
+        if (!f) continue;
+        int n = 0;
+        while (n < sets[s].count && fgets(line, sizeof line, f)) {
+            if (line[0] == '#' || line[0] == '\n') continue;
+            char *mv = strstr(line, " moves ");
+            if (!mv) continue;
+            *mv = 0;
+            n++;
+            Position pos = test_load(line);
+            for (int in = 0; in < 2; in++) {  /* the problem, then two plies in */
+                if (in) {
+                    char *tok = strtok(mv + 7, " \n");
+                    for (int k = 0; k < 2 && tok; k++, tok = strtok(NULL, " \n")) {
+                        Move m = MOVE_NONE;
+                        char err[128];
+                        CHECK(move_parse(&pos, tok, &m, err, sizeof err) == 0);
+                        Undo u;
+                        pos_do_move(&pos, m, &u);
+                    }
+                }
+                int len = sets[s].plies - 2 * in;
+                for (int mode = DF_PLAIN; mode <= DF_FUTILE; mode++)
+                    for (int d = 1; d <= len; d += 2) {
+                        DfResult r[2];
+                        for (int on = 0; on < 2; on++) {
+                            df_begin(c, BLACK, 2000000, 0);
+                            df_set_last_ply(c, on);
+                            r[on] = df_search(c, &pos, d, mode);
+                        }
+                        CHECK_EQ_U64(r[1].result, r[0].result);
+                        CHECK_EQ_U64(r[1].result, d < len ? DF_DISPROVEN : DF_PROVEN);
+                        compared++;
+                    }
+                int ex[2];
+                for (int on = 0; on < 2; on++) {
+                    df_begin(c, BLACK, 2000000, 0);
+                    df_set_last_ply(c, on);
+                    ex[on] = df_exact_or(c, &pos, len, NULL);
+                }
+                CHECK_EQ_U64(ex[0], len);
+                CHECK_EQ_U64(ex[1], len);
+            }
+        }
+        fclose(f);
+    }
+    df_set_last_ply(c, 1);
+    CHECK(compared > 300);
 }
