@@ -610,13 +610,29 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         if (fe) { fmask = fe->mask; fknown = fe->known; }
     }
     for (int i = 0; i < n; i++) prefetch_child(c, pos, f->ml.moves[i], mode);
+    /* Two plies from the bound the children are settled as they are set up (the
+     * last-ply scan), and the first board defence not mated in one refutes the
+     * node: the others are left unscanned, with neutral numbers.  Scanning them
+     * all cost as much as it saved (Zuko 1-29, "mate within 15?": 0.99x the time
+     * of no scan, and Zuko 21 after G*7b 6b7b within 21 1.5x); stopping here,
+     * 0.87x of that and 0.92x.  (Stopping only at an absolute refutation: 1.04x.) */
+    int refuted = 0;
     for (int i = 0, j = 0; i < n; i++) {
         f->act[i] = 1;
         if (fut_and && move_is_drop(f->ml.moves[i])) {
             if (j < 64 && (fknown >> j & 1) && (fmask >> j & 1)) f->act[i] = 0;
             j++;
         }
-        if (f->act[i]) init_child(c, pos, f, i, depth - 1, mode, !is_or);
+        if (!f->act[i]) continue;
+        if (refuted) {
+            f->pn[i] = f->dn[i] = 1;
+            f->len[i] = NO_LEN;
+            f->flg[i] = 0;
+            continue;
+        }
+        init_child(c, pos, f, i, depth - 1, mode, !is_or);
+        refuted = !is_or && depth == 2 && c->last_ply && f->dn[i] == 0 && !(f->flg[i] & DF_REP) &&
+                  !move_is_drop(f->ml.moves[i]);
     }
     if (is_or) {
         c->prefix[c->path_n] = (c->path_n ? c->prefix[c->path_n - 1] * 0x9E3779B97F4A7C15ull : 0x51ED27ull) ^ pk;
