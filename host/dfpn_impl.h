@@ -1,9 +1,11 @@
-/* dfpn_impl.h - internals shared by the df-pn search (dfpn.c) and its tables
- * (dfpn_table.c): limits, table entries, the search context.  Not an API. */
+/* dfpn_impl.h - internals shared by the df-pn search (dfpn.c), its futility
+ * questions (dfpn_futile.c) and its tables (dfpn_table.c): limits, table entries,
+ * the search context.  Not an API. */
 #ifndef TSUMEGEN_DFPN_IMPL_H
 #define TSUMEGEN_DFPN_IMPL_H
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "dfpn.h"
 
 #define INF ((uint64_t)1 << 48)
@@ -114,6 +116,37 @@ typedef struct { uint64_t pn, dn; int len, flags, rep, rep_hi; uint8_t ph[8]; } 
 /* A table answer for one node: (pn, dn) of an equal entry, or a proof (len, best
  * move, proof hand) / disproof (flags) found by hand superiority. */
 typedef struct { uint64_t pn, dn; int status, len, flags, hit; Move best; uint8_t ph[8]; } Probe;
+
+/* The frame of a node at ply (allocated on first use); NULL and aborted past MAXPLY
+ * or out of memory. */
+static inline Frame *frame(DfCtx *c, int ply) {
+    if (ply >= MAXPLY) { c->aborted = 1; return NULL; }
+    if (!c->frames[ply]) {
+        c->frames[ply] = malloc(sizeof(Frame));
+        if (!c->frames[ply]) { c->aborted = 1; return NULL; }
+    }
+    return c->frames[ply];
+}
+
+/* ---- the search (dfpn.c) ---- */
+/* df-pn from a root at ply with infinite thresholds: runs until the node is proven,
+ * disproven or a limit stops it. */
+void mid_solve(DfCtx *c, Position *pos, int depth, int mode, int ply, Nd *out);
+/* c->conv for the root pos (the hand convention: see DfCtx). */
+void set_conv(DfCtx *c, const Position *pos);
+
+/* ---- the futile-interposition questions (dfpn_futile.c) ---- */
+/* From this bound up, bounded queries cut repetitions and may ask the plain rule first. */
+#define PLAIN_FIRST_DEPTH 32
+/* "Mated within le?" by the unbounded plain rule where that answer is exact:
+ * 1 (*r the answer) or -1 (search it). */
+int plain_first(DfCtx *c, Position *pos, int le, int ply, int hands_whole, Nd *r);
+/* Is drop dm futile against every L(E) up to bound: 1, 0, or -2 on a limit. */
+int drop_futile_upto(DfCtx *c, Position *pos, Move dm, int bound, int ply);
+/* Futility of the drops `which` of an AND node whose non-drops are proven (into the
+ * futile cache): 0, -1 if a non-drop is not mated after all, -2 on a limit. */
+int compute_futile(DfCtx *c, Position *pos, Frame *f, uint64_t key, int ply, uint64_t which,
+                   uint64_t *mask_out, uint64_t *known_out);
 
 /* ---- the tables (dfpn_table.c) ---- */
 /* Key of pos in the main table under a rule mode (plain keys carry the forbidden-set salt). */
