@@ -303,20 +303,84 @@ static int or_last_ply(DfCtx *c, Position *pos, int mode, Nd *r, Move *bm) {
     return 1;
 }
 
+/* One more node: 0 (and aborted) when it is past a limit; the progress hook fires
+ * at every multiple of its period. */
+static int count_node(DfCtx *c) {
+    c->nodes++;
+    if ((c->node_limit && c->nodes > c->node_limit) ||
+        ((c->nodes & 1023) == 0 && ((c->deadline > 0 && df_now() > c->deadline) || df_stopped(c)))) {
+        c->aborted = 1;
+        return 0;
+    }
+    if (c->progress && (c->nodes & c->progress_mask) == 0) c->progress(c->progress_arg, c->nodes);
+    return 1;
+}
+
+/* An OR node three plies from the bound: mated in one (the scan), or by a check
+ * after which every defence is mated in one, or not within its bound.  Settled
+ * at once without frames or table entries for the plies below (a bounded query's
+ * deepest AND and OR nodes were half of its expansions: Zuko 21 "within 13").
+ * The answer is one mid could give: a proof of the shortest length with the
+ * proof hands mid would compute, or a depth-bound disproof flagged as mid would
+ * (DF_DREF where a drop refutes under the plain rule; absolute only without
+ * checks).  0 (mid searches instead) where the futile rule asks a futility
+ * question (a drop not mated in one, or a check answered by drops only), where a
+ * defence repeats a position of the path, or with a forbidden set. */
+static int or_three_ply(DfCtx *c, Position *pos, int mode, Nd *r, Move *bm) {
+    if (c->last_ply < 2) return 0;
+    if (!or_last_ply(c, pos, mode, r, bm)) return 0;
+    if (r->pn == 0 || r->flags == 0) return 1;  /* mated in one, or no check at all */
+    MoveList checks, ev;
+    int nc = gen_checks(pos, &checks), flags = 0;
+    for (int i = 0; i < nc; i++) {
+        Move cm = checks.moves[i];
+        Undo u;
+        if (!count_node(c)) return 0;  /* (the AND node mid would have expanded) */
+        pos_do_move(pos, cm, &u);
+        int n = gen_defences(pos, mode, &ev), refuted = 0, rflags = 0, pending = 0;
+        uint8_t aph[8] = {0};
+        for (int k = 0; k < n; k++) {
+            Move dm = ev.moves[k];
+            Undo u2;
+            Nd lr;
+            Move lbm;
+            pos_do_move(pos, dm, &u2);
+            int ok = on_path(c, pos_key(pos)) < 0 && or_last_ply(c, pos, mode, &lr, &lbm);
+            pos_undo_move(pos, dm, &u2);
+            if (!ok) { pos_undo_move(pos, cm, &u); return 0; }
+            if (lr.pn == 0) {
+                for (int q = PAWN; q <= GOLD; q++)
+                    if (lr.ph[q] > aph[q]) aph[q] = lr.ph[q];
+                continue;
+            }
+            if (!move_is_drop(dm)) { refuted = 1; rflags = lr.flags; break; }
+            if (mode == DF_FUTILE) pending = 1;  /* futile or not: mid's question */
+            else if (!refuted) { refuted = 1; rflags = lr.flags | DF_DREF; }  /* (plain rule; a board refutation may follow) */
+        }
+        if (!refuted && pending) { pos_undo_move(pos, cm, &u); return 0; }
+        if (!refuted) {
+            if (mode != DF_NODROP) interpose_correction(c, pos, aph);
+            pos_undo_move(pos, cm, &u);
+            r->pn = 0; r->dn = INF; r->len = 3; r->flags = 0;
+            or_proof_hand(pos, cm, aph, r->ph);
+            *bm = cm;
+            return 1;
+        }
+        pos_undo_move(pos, cm, &u);
+        flags |= rflags;
+    }
+    r->pn = INF; r->dn = 0; r->len = NO_LEN; r->flags = flags;
+    *bm = MOVE_NONE;
+    return 1;
+}
+
 static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uint64_t thdn, int ply, Nd *out) {
     out->pn = out->dn = 1;
     out->len = NO_LEN;
     out->flags = 0;
     out->rep = out->rep_hi = REP_FORBID;
     memset(out->ph, 0, 8);
-    if (c->aborted) return;
-    c->nodes++;
-    if ((c->node_limit && c->nodes > c->node_limit) ||
-        ((c->nodes & 1023) == 0 && ((c->deadline > 0 && df_now() > c->deadline) || df_stopped(c)))) {
-        c->aborted = 1;
-        return;
-    }
-    if (c->progress && (c->nodes & c->progress_mask) == 0) c->progress(c->progress_arg, c->nodes);
+    if (c->aborted || !count_node(c)) return;
     int is_or = pos->side == c->attacker;
     uint64_t pk = pos_key(pos);
     int cut = path_cut(c, pk, mode, is_or);
@@ -332,6 +396,14 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     tt_probe(c, key, pos, mode, depth, &p);
     if (p.status == DF_PROVEN) { out->pn = 0; out->dn = INF; out->len = p.len; memcpy(out->ph, p.ph, 8); return; }
     if (p.status == DF_DISPROVEN) { out->pn = INF; out->dn = 0; out->flags = p.flags; return; }
+    if (is_or && depth == 3) {
+        Move bm;
+        if (or_three_ply(c, pos, mode, out, &bm)) {
+            tt_store(c, key, pos, mode, depth, out, bm, 1);
+            return;
+        }
+        if (c->aborted) return;
+    }
     if (is_or && depth == 1) {
         Move bm;
         if (or_last_ply(c, pos, mode, out, &bm)) {
@@ -565,4 +637,4 @@ DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode) {
     return res;
 }
 
-void df_set_last_ply(DfCtx *c, int on) { c->last_ply = on; }
+void df_set_last_ply(DfCtx *c, int level) { c->last_ply = level; }

@@ -93,9 +93,11 @@ void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n);
 /* on = 1: queries skip the path-repetition test (only for bounded depths: every
  * disproof is then a plain "no mate within d" and is cached). */
 void df_set_no_rep(DfCtx *c, int on);
-/* on = 0: OR nodes one ply from the bound are searched like any other instead of
- * by the mate-in-1 scan (the same answers; for tests and measurements). */
-void df_set_last_ply(DfCtx *c, int on);
+/* How OR nodes near the bound of a query are settled (the same answers; other
+ * levels are for tests and measurements): 0 searched like any other node, 1 one
+ * ply from the bound by the mate-in-1 scan, 2 (the default) also three plies from
+ * it, by the scan after each check and defence. */
+void df_set_last_ply(DfCtx *c, int level);
 /* Exact shortest mate length (DF_FUTILE rule) of an OR node known to be mated
  * within ub; -1 if not mated within ub, -2 if a limit was hit.  lb NULL: top
  * down (prove within ub, then within the proof's length - 2, until a disproof);

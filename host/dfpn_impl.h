@@ -102,7 +102,8 @@ struct DfCtx {
     int find;    /* an unbounded plain search (finding a mate): new AND nodes' pn counts one
                   * interposition per square (see init_child) */
     int last_ply;  /* OR nodes one ply from the bound are settled by the mate-in-1 scan
-                    * (or_last_ply); 0 only to compare (df_set_last_ply) */
+                    * (or_last_ply), and with 2 (the default) those three plies from it
+                    * too (or_three_ply); less only to compare (df_set_last_ply) */
     DfProgressFn progress;  /* df_set_progress */
     void *progress_arg;
     uint64_t progress_mask;

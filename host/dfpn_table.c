@@ -16,7 +16,7 @@ static DfCtx *ctx_on(Cluster *tt, size_t cmask, int owns_tt) {
     c->tt = tt;
     c->cmask = cmask;
     c->owns_tt = owns_tt;
-    c->last_ply = 1;
+    c->last_ply = 2;
     c->fmask = (1u << 14) - 1;
     c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
     c->rep = calloc((size_t)1 << REP_BITS, sizeof(RepEntry));

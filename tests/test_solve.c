@@ -381,10 +381,12 @@ TEST(solve_pair_threads_agree) {
     df_free(helper);
 }
 
-/* OR nodes one ply from the bound are settled by the mate-in-1 scan (or_last_ply);
- * the search must answer exactly as when it expands them.  Every "mate within d?"
- * (d = 1, 3, ..., L), and the exact length, under both rules, on ShogiBoardQ
- * problems of 5-13 plies and on the positions two plies in, cold tables both ways. */
+/* OR nodes one ply from the bound are settled by the mate-in-1 scan (or_last_ply),
+ * those three plies from it by or_three_ply (level 2, without the repetition
+ * test); the search must answer exactly as when it expands them.  Every "mate
+ * within d?" (d = 1, 3, ..., L), and the exact length, under both rules, on
+ * ShogiBoardQ problems of 5-13 plies and on the positions two plies in, at every
+ * level with and without the repetition test, cold tables each time. */
 TEST(dfpn_last_ply_scan_same_answers) {
     static const struct { int plies, count; } sets[] = {{5, 40}, {7, 40}, {11, 20}, {13, 20}};
     DfCtx *c = ctx();
@@ -417,28 +419,26 @@ TEST(dfpn_last_ply_scan_same_answers) {
                 int len = sets[s].plies - 2 * in;
                 for (int mode = DF_PLAIN; mode <= DF_FUTILE; mode++)
                     for (int d = 1; d <= len; d += 2) {
-                        DfResult r[2];
-                        for (int on = 0; on < 2; on++) {
+                        for (int v = 0; v < 6; v++) {  /* level v % 3, no_rep v / 3 */
                             df_begin(c, BLACK, 2000000, 0);
-                            df_set_last_ply(c, on);
-                            r[on] = df_search(c, &pos, d, mode);
+                            df_set_last_ply(c, v % 3);
+                            df_set_no_rep(c, v / 3);
+                            DfResult r = df_search(c, &pos, d, mode);
+                            CHECK_EQ_U64(r.result, d < len ? DF_DISPROVEN : DF_PROVEN);
                         }
-                        CHECK_EQ_U64(r[1].result, r[0].result);
-                        CHECK_EQ_U64(r[1].result, d < len ? DF_DISPROVEN : DF_PROVEN);
                         compared++;
                     }
-                int ex[2];
-                for (int on = 0; on < 2; on++) {
+                for (int v = 0; v < 6; v++) {
                     df_begin(c, BLACK, 2000000, 0);
-                    df_set_last_ply(c, on);
-                    ex[on] = df_exact_or(c, &pos, len, NULL);
+                    df_set_last_ply(c, v % 3);
+                    df_set_no_rep(c, v / 3);
+                    CHECK_EQ_U64(df_exact_or(c, &pos, len, NULL), len);
                 }
-                CHECK_EQ_U64(ex[0], len);
-                CHECK_EQ_U64(ex[1], len);
+                df_set_no_rep(c, 0);
             }
         }
         fclose(f);
     }
-    df_set_last_ply(c, 1);
+    df_set_last_ply(c, 2);
     CHECK(compared > 300);
 }
