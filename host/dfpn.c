@@ -396,20 +396,13 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     tt_probe(c, key, pos, mode, depth, &p);
     if (p.status == DF_PROVEN) { out->pn = 0; out->dn = INF; out->len = p.len; memcpy(out->ph, p.ph, 8); return; }
     if (p.status == DF_DISPROVEN) { out->pn = INF; out->dn = 0; out->flags = p.flags; return; }
-    if (is_or && depth == 3) {
+    if (is_or && (depth == 1 || depth == 3)) {  /* settled by the scan, or 0: searched below */
         Move bm;
-        if (or_three_ply(c, pos, mode, out, &bm)) {
+        if (depth == 1 ? or_last_ply(c, pos, mode, out, &bm) : or_three_ply(c, pos, mode, out, &bm)) {
             tt_store(c, key, pos, mode, depth, out, bm, 1);
             return;
         }
         if (c->aborted) return;
-    }
-    if (is_or && depth == 1) {
-        Move bm;
-        if (or_last_ply(c, pos, mode, out, &bm)) {
-            tt_store(c, key, pos, mode, depth, out, bm, 1);
-            return;
-        }
     }
     Frame *f = frame(c, ply);
     if (!f) return;

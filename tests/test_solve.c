@@ -382,8 +382,8 @@ TEST(solve_pair_threads_agree) {
 }
 
 /* OR nodes one ply from the bound are settled by the mate-in-1 scan (or_last_ply),
- * those three plies from it by or_three_ply (level 2, without the repetition
- * test); the search must answer exactly as when it expands them.  Every "mate
+ * those three plies from it by or_three_ply (level 2); the search must answer
+ * exactly as when it expands them.  Every "mate
  * within d?" (d = 1, 3, ..., L), and the exact length, under both rules, on
  * ShogiBoardQ problems of 5-13 plies and on the positions two plies in, at every
  * level with and without the repetition test, cold tables each time. */
