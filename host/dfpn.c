@@ -87,10 +87,11 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
 }
 /* The 1+epsilon trick: a child may run until it is clearly worse than its best
  * sibling (not just by one), so the search does not flip between near-equal
- * siblings and re-expand their subtrees from the table each time. */
-static uint64_t eps_up(uint64_t second) {
+ * siblings and re-expand their subtrees from the table each time.  epsilon is
+ * 1/c->eps_div (df_set_epsilon; 1/DF_EPSILON_DIV by default). */
+static uint64_t eps_up(const DfCtx *c, uint64_t second) {
     if (second >= INF - 1) return second;
-    uint64_t e = second + 1 + second / 4;  /* epsilon = 1/4 */
+    uint64_t e = second + 1 + second / (uint64_t)c->eps_div;
     return e >= INF ? INF - 1 : e;
 }
 
@@ -519,10 +520,10 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         }
         uint64_t cpn, cdn;
         if (is_or) {
-            cpn = thpn < eps_up(second) ? thpn : eps_up(second);
+            cpn = thpn < eps_up(c, second) ? thpn : eps_up(c, second);
             cdn = thdn >= INF ? INF : thdn - (r.dn - f->dn[best]);
         } else {
-            cdn = thdn < eps_up(second) ? thdn : eps_up(second);
+            cdn = thdn < eps_up(c, second) ? thdn : eps_up(c, second);
             cpn = thpn >= INF ? INF : thpn - (r.pn - f->pn[best]);
         }
         Undo u;
@@ -631,3 +632,5 @@ DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode) {
 }
 
 void df_set_last_ply(DfCtx *c, int level) { c->last_ply = level; }
+
+void df_set_epsilon(DfCtx *c, int div) { c->eps_div = div < 1 ? 1 : div; }

@@ -98,6 +98,11 @@ void df_set_no_rep(DfCtx *c, int on);
  * ply from the bound by the mate-in-1 scan, 2 (the default) also three plies from
  * it, by the scan after each check and defence. */
 void df_set_last_ply(DfCtx *c, int level);
+/* The 1+epsilon trick's epsilon, 1/div (default 4: 1/4): how far a child's numbers
+ * may pass its best sibling's before the search switches.  A larger epsilon (div 1)
+ * re-expands less where a disproof is expected (the walk's settling searches). */
+#define DF_EPSILON_DIV 4  /* the default: epsilon 1/4 */
+void df_set_epsilon(DfCtx *c, int div);
 /* Exact shortest mate length (DF_FUTILE rule) of an OR node known to be mated
  * within ub; -1 if not mated within ub, -2 if a limit was hit.  lb NULL: top
  * down (prove within ub, then within the proof's length - 2, until a disproof);

@@ -104,6 +104,7 @@ struct DfCtx {
     int last_ply;  /* OR nodes one ply from the bound are settled by the mate-in-1 scan
                     * (or_last_ply), and with 2 (the default) those three plies from it
                     * too (or_three_ply); less only to compare (df_set_last_ply) */
+    int eps_div;   /* the 1+epsilon trick's epsilon is 1/eps_div (df_set_epsilon) */
     DfProgressFn progress;  /* df_set_progress */
     void *progress_arg;
     uint64_t progress_mask;

@@ -17,6 +17,7 @@ static DfCtx *ctx_on(Cluster *tt, size_t cmask, int owns_tt) {
     c->cmask = cmask;
     c->owns_tt = owns_tt;
     c->last_ply = 2;
+    c->eps_div = DF_EPSILON_DIV;
     c->fmask = (1u << 14) - 1;
     c->fut = calloc(c->fmask + 1, sizeof(FutEntry));
     c->rep = calloc((size_t)1 << REP_BITS, sizeof(RepEntry));

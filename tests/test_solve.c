@@ -442,3 +442,48 @@ TEST(dfpn_last_ply_scan_same_answers) {
     df_set_last_ply(c, 2);
     CHECK(compared > 300);
 }
+
+/* The first `max` problems of a ShogiBoardQ set as positions; how many were read. */
+static int boardq_positions(int plies, int max, Position *out) {
+    char path[128], line[4096];
+    snprintf(path, sizeof path, "data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt", plies);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    int n = 0;
+    while (n < max && fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char *mv = strstr(line, " moves ");
+        if (mv) *mv = 0;
+        out[n++] = test_load(line);
+    }
+    fclose(f);
+    return n;
+}
+
+/* The 1+epsilon trick's epsilon only orders the search (the walk's settling
+ * searches and the 余詰 tests run with epsilon 1): every answer is the same under
+ * epsilon 1, 1/2 and 1/4 (and a divisor below 1 is taken as 1), cold tables each
+ * time: the plain unbounded search proves each problem, "mate within L-2?" is no
+ * under both rules, the exact length is L. */
+TEST(dfpn_epsilon_same_answers) {
+    static const int plies[] = {7, 11, 13};
+    static Position pos[30];
+    DfCtx *c = ctx();
+    int compared = 0;
+    for (size_t s = 0; s < sizeof plies / sizeof plies[0]; s++) {
+        int n = boardq_positions(plies[s], 30, pos), L = plies[s];
+        CHECK_EQ_U64(n, 30);
+        for (int i = 0; i < n; i++)
+            for (int div = 0; div <= 4; div += 2) {  /* (0: clamped to 1) */
+                df_begin(c, BLACK, 2000000, 0);
+                df_set_epsilon(c, div);
+                CHECK_EQ_U64(df_search(c, &pos[i], DF_MAX_DEPTH, DF_PLAIN).result, DF_PROVEN);
+                for (int mode = DF_PLAIN; mode <= DF_FUTILE; mode++)
+                    CHECK_EQ_U64(df_search(c, &pos[i], L - 2, mode).result, DF_DISPROVEN);
+                CHECK_EQ_U64(df_exact_or(c, &pos[i], L, NULL), L);
+                compared++;
+            }
+    }
+    df_set_epsilon(c, DF_EPSILON_DIV);
+    CHECK(compared == 270);
+}
