@@ -213,7 +213,11 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
                 DfResult r = {DF_DISPROVEN, 0, 0};
                 int dalt = o->yozume_extra < 0 ? DF_MAX_DEPTH : n + o->yozume_extra;
                 df_set_no_rep(c, dalt < DF_MAX_DEPTH);
+                /* most alternatives are no mate: epsilon 1 re-expands less on the way to
+                 * a disproof (bench solve full verdicts: 0.87x the nodes and the time) */
+                df_set_epsilon(c, 1);
                 if (!detour) r = df_search(c, pos, dalt, DF_PLAIN);
+                df_set_epsilon(c, DF_EPSILON_DIV);
                 if (r.result == DF_PROVEN) {  /* mates; does it need a later main-line position? */
                     df_set_forbidden(c, keys + k + 1, L - k);
                     r = df_search(c, pos, dalt, DF_PLAIN);
