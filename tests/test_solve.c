@@ -381,41 +381,56 @@ TEST(solve_pair_threads_agree) {
     df_free(helper);
 }
 
+/* The first `max` problems of a ShogiBoardQ set as positions; how many were read.
+ * two_in (or NULL): each problem's position after the first two moves of its
+ * solution (then problems without moves are passed over). */
+static int boardq_positions(int plies, int max, Position *out, Position *two_in) {
+    char path[128], line[4096];
+    snprintf(path, sizeof path, "data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt", plies);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    int n = 0;
+    while (n < max && fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char *mv = strstr(line, " moves ");
+        if (!mv && two_in) continue;
+        if (mv) *mv = 0;
+        out[n] = test_load(line);
+        if (two_in) {
+            Position p = out[n];
+            char *tok = strtok(mv + 7, " \n");
+            for (int k = 0; k < 2 && tok; k++, tok = strtok(NULL, " \n")) {
+                Move m = MOVE_NONE;
+                char err[128];
+                CHECK(move_parse(&p, tok, &m, err, sizeof err) == 0);
+                Undo u;
+                pos_do_move(&p, m, &u);
+            }
+            two_in[n] = p;
+        }
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
 /* OR nodes one ply from the bound are settled by the mate-in-1 scan (or_last_ply),
  * those three plies from it by or_three_ply (level 2); the search must answer
- * exactly as when it expands them.  Every "mate
- * within d?" (d = 1, 3, ..., L), and the exact length, under both rules, on
- * ShogiBoardQ problems of 5-13 plies and on the positions two plies in, at every
- * level with and without the repetition test, cold tables each time. */
+ * exactly as when it expands them.  Every "mate within d?" (d = 1, 3, ..., L), and
+ * the exact length, under both rules, on ShogiBoardQ problems of 5-13 plies and on
+ * the positions two plies in, at every level with and without the repetition test,
+ * cold tables each time. */
 TEST(dfpn_last_ply_scan_same_answers) {
     static const struct { int plies, count; } sets[] = {{5, 40}, {7, 40}, {11, 20}, {13, 20}};
+    static Position probs[40], two_in[40];
     DfCtx *c = ctx();
     int compared = 0;
     for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
-        char path[128], line[4096];
-        snprintf(path, sizeof path, "data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt", sets[s].plies);
-        FILE *f = fopen(path, "r");
-        CHECK(f != NULL);
-        if (!f) continue;
-        int n = 0;
-        while (n < sets[s].count && fgets(line, sizeof line, f)) {
-            if (line[0] == '#' || line[0] == '\n') continue;
-            char *mv = strstr(line, " moves ");
-            if (!mv) continue;
-            *mv = 0;
-            n++;
-            Position pos = test_load(line);
+        int n = boardq_positions(sets[s].plies, sets[s].count, probs, two_in);
+        CHECK_EQ_U64(n, sets[s].count);
+        for (int i = 0; i < n; i++) {
             for (int in = 0; in < 2; in++) {  /* the problem, then two plies in */
-                if (in) {
-                    char *tok = strtok(mv + 7, " \n");
-                    for (int k = 0; k < 2 && tok; k++, tok = strtok(NULL, " \n")) {
-                        Move m = MOVE_NONE;
-                        char err[128];
-                        CHECK(move_parse(&pos, tok, &m, err, sizeof err) == 0);
-                        Undo u;
-                        pos_do_move(&pos, m, &u);
-                    }
-                }
+                Position pos = in ? two_in[i] : probs[i];
                 int len = sets[s].plies - 2 * in;
                 for (int mode = DF_PLAIN; mode <= DF_FUTILE; mode++)
                     for (int d = 1; d <= len; d += 2) {
@@ -437,27 +452,9 @@ TEST(dfpn_last_ply_scan_same_answers) {
                 df_set_no_rep(c, 0);
             }
         }
-        fclose(f);
     }
     df_set_last_ply(c, 2);
     CHECK(compared > 300);
-}
-
-/* The first `max` problems of a ShogiBoardQ set as positions; how many were read. */
-static int boardq_positions(int plies, int max, Position *out) {
-    char path[128], line[4096];
-    snprintf(path, sizeof path, "data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt", plies);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    int n = 0;
-    while (n < max && fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || line[0] == '\n') continue;
-        char *mv = strstr(line, " moves ");
-        if (mv) *mv = 0;
-        out[n++] = test_load(line);
-    }
-    fclose(f);
-    return n;
 }
 
 /* The 1+epsilon trick's epsilon only orders the search (the walk's settling
@@ -471,7 +468,7 @@ TEST(dfpn_epsilon_same_answers) {
     DfCtx *c = ctx();
     int compared = 0;
     for (size_t s = 0; s < sizeof plies / sizeof plies[0]; s++) {
-        int n = boardq_positions(plies[s], 30, pos), L = plies[s];
+        int n = boardq_positions(plies[s], 30, pos, NULL), L = plies[s];
         CHECK_EQ_U64(n, 30);
         for (int i = 0; i < n; i++)
             for (int div = 0; div <= 4; div += 2) {  /* (0: clamped to 1) */
