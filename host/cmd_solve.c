@@ -35,7 +35,8 @@ const char USAGE_SOLVE[] =
     "bound) and the answer adds \"length_exact\":false and \"length_lb\": the length is\n"
     "proven to be at least that (the bottom-up search asks \"mate within 1, 3, 5, ...?\").\n"
     "  --hash MB     table per thread (default 32; searches of tens of millions of\n"
-    "                nodes want 512 or more: Zuko 100's 611 plies ran with 4096)\n"
+    "                nodes want 512 or more: Zuko 100's 611 plies ran with 4096; tables\n"
+    "                beyond the machine's memory are refused)\n"
     "  --nodes N     node limit per problem (default none)\n"
     "  --time MS     time limit per problem (default none)\n"
     "  --threads N   parallel problems (default: all cores); a lone problem of 19 plies\n"
@@ -209,30 +210,54 @@ static void lone_progress(void *arg, uint64_t nodes) {
     fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s ", nodes / 1e6, df_now() - p->t0);
 }
 
-/* Solves every job; emits JSON lines in order as they complete (when out != NULL). */
-static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
+/* Solves every job; emits JSON lines in order as they complete (when out != NULL).
+ * Each thread's table is allocated first: -1 (with a message) when the system will
+ * not give them, so no job is ever answered "unknown" for want of memory. */
+static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     int next_out = 0, done = 0;
     int threads = o->threads > 0 ? o->threads : 1;
     /* a lone problem with cores to spare: a second thread joins its length search */
     int pair = n == 1 && threads >= 2;
     if (threads > n) threads = n > 0 ? n : 1;
+    size_t phys = util_phys_mb();
+    if (phys && o->hash_mb > phys / (size_t)threads) {  /* (pages come lazily: refuse what would end in the OOM killer) */
+        fprintf(stderr, "tsumegen solve: --hash %zu MB for each of %d table%s is more than this machine's %zu MB of memory\n",
+                o->hash_mb, threads, threads > 1 ? "s" : "", phys);
+        return -1;
+    }
+    DfCtx **ctx = calloc((size_t)threads, sizeof *ctx), **helper = calloc((size_t)threads, sizeof *helper);
+    int ok = ctx && helper;
+    for (int t = 0; ok && t < threads; t++) {
+        ok = (ctx[t] = df_new(o->hash_mb)) != NULL;
+        if (ok && pair) ok = (helper[t] = df_new_helper(ctx[t])) != NULL;
+    }
+    if (!ok) {
+        fprintf(stderr, "tsumegen solve: cannot allocate the search tables (--hash %zu MB, %d table%s)\n", o->hash_mb, threads,
+                threads > 1 ? "s" : "");
+        n = 0;
+    }
     TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0};
     /* --max-length on a lone problem: the spare thread splits the last bound by root
      * check (TSUMEGEN_SPLIT=0: the owner alone, to compare) */
     const char *sb = getenv("TSUMEGEN_SPLIT");
     to.split_bounded = !(sb && *sb && atoi(sb) == 0);
+    if (ok) {
 #pragma omp parallel num_threads(threads)
     {
-        DfCtx *c = df_new(o->hash_mb);
+#ifdef _OPENMP
+        int me = omp_get_thread_num();
+#else
+        int me = 0;
+#endif
+        DfCtx *c = ctx[me];
         LoneProgress lp = {df_now()};
-        if (c && n == 1 && o->progress) df_set_progress(c, lone_progress, &lp, (uint64_t)1 << 19);
+        if (n == 1 && o->progress) df_set_progress(c, lone_progress, &lp, (uint64_t)1 << 19);
         TsOptions mine = to;
-        if (pair && c) mine.helper = df_new_helper(c);
+        mine.helper = helper[me];
 #pragma omp for schedule(dynamic, 1)
         for (int i = 0; i < n; i++) {
             Job *j = &jobs[i];
-            if (j->ok && c) ts_solve(c, &j->pos, &mine, &j->ans);
-            else if (j->ok) j->ans.result = TS_UNKNOWN;
+            if (j->ok) ts_solve(c, &j->pos, &mine, &j->ans);
             render(j, o);
             write_kif(j, i, o);
 #pragma omp critical(solve_out)
@@ -247,10 +272,16 @@ static void run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
                 if (o->progress && n > 1) fprintf(stderr, "\rsolve: %d/%d", done, n);
             }
         }
-        df_free(mine.helper);
-        df_free(c);
     }
+    }
+    for (int t = 0; t < threads && ctx && helper; t++) {
+        df_free(helper[t]);
+        df_free(ctx[t]);
+    }
+    free(ctx);
+    free(helper);
     if (o->progress && n) fputc('\n', stderr);
+    return ok ? 0 : -1;
 }
 
 static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char ***pos_args, int *npos) {
@@ -359,9 +390,9 @@ int cmd_solve(int argc, char **argv) {
         if (!jobs[i].ok) { bad = 1; fprintf(stderr, "tsumegen solve: input %d: %s\n", i + 1, jobs[i].err); }
     }
     o.progress = isatty(2);
-    run_jobs(jobs, n, &o, stdout);
+    int failed = run_jobs(jobs, n, &o, stdout) < 0;
     free_jobs(jobs, n);
-    return bad ? EXIT_USAGE : EXIT_OK;
+    return bad || failed ? EXIT_USAGE : EXIT_OK;
 }
 
 /* ---- bench solve ---- */
@@ -405,7 +436,7 @@ int bench_solve(int count, int threads) {
             if ((pass & 1) && all == 1) continue;
             for (int i = 0; i < n; i++) { free(jobs[i].json); jobs[i].json = NULL; jobs[i].done = 0; }
             double t0 = wall();
-            run_jobs(jobs, n, &o, NULL);
+            if (run_jobs(jobs, n, &o, NULL) < 0) { free_jobs(jobs, n); return EXIT_USAGE; }
             double t = wall() - t0;
             uint64_t nodes = 0;
             int mate = 0, exact = 0, perfect = 0;

@@ -35,7 +35,7 @@ DfCtx *df_new(size_t hash_mb) {
     while (n * 2 * sizeof(Cluster) <= bytes) n *= 2;
     Cluster *tt = util_alloc_large(n * sizeof(Cluster));
     DfCtx *c = ctx_on(tt, n - 1, 1);
-    if (!c) free(tt);
+    if (!c) util_free_large(tt, n * sizeof(Cluster));
     return c;
 }
 
@@ -44,7 +44,7 @@ DfCtx *df_new_helper(DfCtx *owner) { return ctx_on(owner->tt, owner->cmask, 0); 
 void df_free(DfCtx *c) {
     if (!c) return;
     for (int i = 0; i < MAXPLY + 4; i++) free(c->frames[i]);
-    if (c->owns_tt) free(c->tt);
+    if (c->owns_tt) util_free_large(c->tt, (c->cmask + 1) * sizeof(Cluster));
     free(c->fut);
     free(c->rep);
     free(c);

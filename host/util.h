@@ -11,9 +11,12 @@ double util_now(void);
 int util_fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Writes s to f as a quoted JSON string ('"' and '\' escaped, control characters as \uXXXX). */
 void util_json_str(FILE *f, const char *s);
-/* Zeroed memory for a large table, backed by huge pages where the system allows
- * (free with free()). */
+/* Zeroed memory for a large table, backed by huge pages where the system allows;
+ * NULL when the system refuses it.  Free with util_free_large(p, the same bytes). */
 void *util_alloc_large(size_t bytes);
+void util_free_large(void *p, size_t bytes);
+/* This machine's physical memory in MiB (0 if unknown). */
+size_t util_phys_mb(void);
 /* A JSON line (the composer's problems.jsonl, undecided.jsonl): its "sfen" field,
  * copied into out; the line itself when it has none (the SFEN parser then names it). */
 const char *util_json_sfen(const char *line, char *out, size_t len);

@@ -158,6 +158,10 @@ err kif-comment-no-value '--comment needs a value'         kif --comment
 err solve-max-length-0  '--max-length must be 1..999'     solve --max-length 0 "$OK"
 err solve-max-length-x  "--max-length needs a non-negative integer, got 'x'" solve --max-length x "$OK"
 err solve-max-length-none '--max-length needs a value'     solve --max-length
+# a table larger than the machine: refused before any search (it once answered
+# "unknown" with exit 0 when the allocation failed)
+err solve-hash-too-big   "more than this machine's"        solve --hash 1048576 "$OK"
+err solve-hash-none      '--hash needs a value'            solve --hash
 err args-too-long        'arguments too long'              moves "$(printf 'x%.0s' $(seq 1 5000))"
 
 # --- stdin batch mode (a bad line: "error: ..." on stdout, the message on stderr, status 2)
