@@ -210,6 +210,16 @@ static void lone_progress(void *arg, uint64_t nodes) {
     fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s ", nodes / 1e6, df_now() - p->t0);
 }
 
+/* Frees run_jobs' contexts (either array may be NULL, as may any entry). */
+static void free_contexts(DfCtx **ctx, DfCtx **helper, int threads) {
+    for (int t = 0; t < threads; t++) {
+        if (helper) df_free(helper[t]);  /* (a helper before its owner) */
+        if (ctx) df_free(ctx[t]);
+    }
+    free(ctx);
+    free(helper);
+}
+
 /* Solves every job; emits JSON lines in order as they complete (when out != NULL).
  * Each thread's table is allocated first: -1 (with a message) when the system will
  * not give them, so no job is ever answered "unknown" for want of memory. */
@@ -220,7 +230,7 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     int pair = n == 1 && threads >= 2;
     if (threads > n) threads = n > 0 ? n : 1;
     size_t phys = util_phys_mb();
-    if (phys && o->hash_mb > phys / (size_t)threads) {  /* (pages come lazily: refuse what would end in the OOM killer) */
+    if (phys && o->hash_mb > phys / (size_t)threads) {  /* (refused here, not by the OOM killer mid-search) */
         fprintf(stderr, "tsumegen solve: --hash %zu MB for each of %d table%s is more than this machine's %zu MB of memory\n",
                 o->hash_mb, threads, threads > 1 ? "s" : "", phys);
         return -1;
@@ -234,14 +244,14 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
     if (!ok) {
         fprintf(stderr, "tsumegen solve: cannot allocate the search tables (--hash %zu MB, %d table%s)\n", o->hash_mb, threads,
                 threads > 1 ? "s" : "");
-        n = 0;
+        free_contexts(ctx, helper, threads);
+        return -1;
     }
     TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0};
     /* --max-length on a lone problem: the spare thread splits the last bound by root
      * check (TSUMEGEN_SPLIT=0: the owner alone, to compare) */
     const char *sb = getenv("TSUMEGEN_SPLIT");
     to.split_bounded = !(sb && *sb && atoi(sb) == 0);
-    if (ok) {
 #pragma omp parallel num_threads(threads)
     {
 #ifdef _OPENMP
@@ -273,15 +283,9 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
             }
         }
     }
-    }
-    for (int t = 0; t < threads && ctx && helper; t++) {
-        df_free(helper[t]);
-        df_free(ctx[t]);
-    }
-    free(ctx);
-    free(helper);
+    free_contexts(ctx, helper, threads);
     if (o->progress && n) fputc('\n', stderr);
-    return ok ? 0 : -1;
+    return 0;
 }
 
 static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char ***pos_args, int *npos) {
