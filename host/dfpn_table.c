@@ -267,9 +267,12 @@ static void prefetch_cluster(const DfCtx *c, uint64_t key) {
     __builtin_prefetch(p);
 }
 
-static uint64_t rep_salt(int mode) {
-    return mode == DF_FUTILE ? SALT_FUTILE : mode == DF_NODROP ? SALT_NODROP : SALT_PLAIN;
+/* The repetition cache's key of a position with full key (board ^ hand) under a
+ * rule, and its slot: one definition for the lookup, the store and the prefetch. */
+static uint64_t rep_key(uint64_t full_key, int mode) {
+    return full_key ^ (mode == DF_FUTILE ? SALT_FUTILE : mode == DF_NODROP ? SALT_NODROP : SALT_PLAIN);
 }
+static RepEntry *rep_slot(const DfCtx *c, uint64_t rk) { return &c->rep[rk & (((size_t)1 << REP_BITS) - 1)]; }
 
 /* Prefetches what init_child will probe for the child after m: its own cluster,
  * under the futile rule the plain-rule cluster that borrow_plain reads, and the
@@ -283,8 +286,7 @@ void prefetch_child(const DfCtx *c, const Position *pos, Move m, int mode) {
     if (mode == DF_FUTILE) prefetch_cluster(c, (bk ^ hk) ^ SALT_FUTILE);
     if (mode == DF_NODROP) prefetch_cluster(c, bk ^ SALT_NODROP ^ salt_of(c));
     prefetch_cluster(c, plain);
-    if (!c->no_rep && !c->nforbid)  /* (rep_key of the child: the full key is board ^ hand) */
-        __builtin_prefetch(&c->rep[((bk ^ hk) ^ rep_salt(mode)) & (((size_t)1 << REP_BITS) - 1)]);
+    if (!c->no_rep && !c->nforbid) __builtin_prefetch(rep_slot(c, rep_key(bk ^ hk, mode)));
 }
 
 void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, const Nd *r,
@@ -353,13 +355,11 @@ FutEntry *fut_slot(DfCtx *c, uint64_t key) {
     return f;
 }
 
-static uint64_t rep_key(const Position *pos, int mode) { return pos_key(pos) ^ rep_salt(mode); }
-
 /* A stored path-bound disproof of pos valid on the current path: 1 and out filled. */
 int rep_lookup(const DfCtx *c, const Position *pos, int mode, int depth, Nd *out) {
     if (c->no_rep || c->nforbid) return 0;
-    uint64_t k = rep_key(pos, mode);
-    const RepEntry *e = &c->rep[k & (((size_t)1 << REP_BITS) - 1)];
+    uint64_t k = rep_key(pos_key(pos), mode);
+    const RepEntry *e = rep_slot(c, k);
     if (e->gen != c->gen || e->key != k || e->nomate < depth || e->ref_lo < c->path_base || e->ref_hi >= c->path_n ||
         c->prefix[e->ref_hi] != e->prefix)
         return 0;
@@ -373,8 +373,8 @@ int rep_lookup(const DfCtx *c, const Position *pos, int mode, int depth, Nd *out
 
 void rep_store(DfCtx *c, const Position *pos, int mode, int depth, const Nd *r) {
     if (c->no_rep || c->nforbid || r->rep < c->path_base || r->rep_hi >= c->path_n) return;
-    uint64_t k = rep_key(pos, mode);
-    RepEntry *e = &c->rep[k & (((size_t)1 << REP_BITS) - 1)];
+    uint64_t k = rep_key(pos_key(pos), mode);
+    RepEntry *e = rep_slot(c, k);
     e->key = k;
     e->prefix = c->prefix[r->rep_hi];
     e->ref_lo = (int16_t)r->rep;
