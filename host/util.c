@@ -37,10 +37,11 @@ void util_json_str(FILE *f, const char *s) {
  * also misses the TLB (a 32 MiB table measured 1.6x slower per node than a 2 MiB
  * one).  2 MiB alignment lets the kernel back the block with huge pages where
  * transparent huge pages are in "madvise" mode (Debian's default).  The block comes
- * straight from mmap, so the kernel zeroes each page on first touch; it used to be
- * aligned_alloc'd and memset, which zeroed every page twice (a 21-ply problem with
- * --hash 4096: 0.34-0.68 s against 0.69-0.95 s).  Random probes touch every huge
- * page within a few thousand nodes, so this is not lazy in practice. */
+ * straight from mmap, zeroed by the kernel as it faults each page in; it used to be
+ * aligned_alloc'd and memset, which zeroed every page twice.  Random probes touch
+ * every huge page within a few thousand nodes anyway, so the pages are faulted in
+ * up front (MADV_POPULATE_WRITE, Linux 5.14; else on first touch): left lazy, the
+ * zeroing landed in the first problem's timed search (Zuko 10: 1.0-3.5 s more). */
 #define HUGE_PAGE ((size_t)2 << 20)
 static size_t huge_rounded(size_t bytes) { return (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE; }
 
@@ -52,9 +53,12 @@ void *util_alloc_large(size_t bytes) {
     /* keep the 2 MiB-aligned part; give back the slack on either side */
     char *p = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
     if (p > raw) munmap(raw, (size_t)(p - raw));
-    if (raw + span > p + rounded) munmap(p + rounded, (size_t)(raw + span - (p + rounded)));
+    munmap(p + rounded, (size_t)(raw + span - (p + rounded)));  /* (raw is page-aligned: at least a page) */
 #ifdef MADV_HUGEPAGE
     madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+    madvise(p, rounded, MADV_POPULATE_WRITE);  /* fault it in now, outside the timed search */
 #endif
     return p;
 }
