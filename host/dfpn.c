@@ -38,6 +38,70 @@ static void or_proof_hand(const Position *pos, Move m, const uint8_t cph[8], uin
     }
 }
 
+/* Disproof hands (plain and no-drop rules): a disproof carries in ph the largest
+ * attacker hand it holds for, so the table answers "no mate" for the same board
+ * with up to those pieces in hand (tt_probe's weak match), as proofs do with their
+ * proof hands.  Every disproof's hand is at least the actual one; where no better
+ * hand is known it is the actual one.  Under the futile rule, or with a forbidden
+ * set, entries do not generalise over hands: the actual hand. */
+static const uint8_t hand_full[8] = {0, 18, 4, 4, 4, 2, 2, 4};
+
+/* a >= b in every kind in hand (debug checks: a disproof hand covers the actual one) */
+static int hand_covers(const uint8_t a[8], const uint8_t b[8]) {
+    for (int k = PAWN; k <= GOLD; k++)
+        if (a[k] < b[k]) return 0;
+    return 1;
+}
+
+static int hands_generalise(const DfCtx *c, int mode) { return mode != DF_FUTILE && !c->nforbid; }
+
+static void actual_hand(const DfCtx *c, const Position *pos, uint8_t h[8]) { memcpy(h, pos->hand[c->attacker], 8); }
+
+/* A disproof that holds for any hand (a bound reached, a defence that needs no
+ * piece in hand): every kind at its full count. */
+static void any_hand(uint8_t h[8]) { memcpy(h, hand_full, 8); }
+
+/* An attacker node without a check: more of a kind it holds gives no new check,
+ * any of a kind it lacks might. */
+static void no_check_hand(const DfCtx *c, const Position *pos, uint8_t h[8]) {
+    for (int k = 0; k < 8; k++) h[k] = pos->hand[c->attacker][k] ? hand_full[k] : 0;
+}
+
+/* The disproof hand of an attacker node: the least over its checks of what each
+ * check's refutation allows, mapped back through the check (a drop used one more
+ * piece, a capture gained one); none of a kind the attacker lacks here (its drops
+ * were never tried). */
+static void or_disproof_hand(const DfCtx *c, const Position *pos, const Frame *f, int n, uint8_t h[8]) {
+    no_check_hand(c, pos, h);
+    for (int i = 0; i < n; i++) {
+        if (!f->act[i]) continue;
+        Move m = f->ml.moves[i];
+        uint8_t a[8];
+        memcpy(a, f->ph[i], 8);
+        if (move_is_drop(m)) a[move_drop_type(m)]++;
+        else if (pos->board[move_to(m)]) {
+            int k = raw_type(piece_type(pos->board[move_to(m)]));
+            TG_ASSERT(a[k] > 0);
+            a[k]--;
+        }
+        for (int k = PAWN; k <= GOLD; k++)
+            if (a[k] < h[k]) h[k] = a[k];
+    }
+}
+
+/* The disproof hand of a defender node refuted by child ref: the child's; under the
+ * plain rule a refuting drop of kind k needs the defender to keep one, so with the
+ * hand convention (more for the attacker is less for the defender) the attacker may
+ * hold at most its own count plus the defender's less one. */
+static void and_disproof_hand(const DfCtx *c, const Position *pos, const Frame *f, int ref, uint8_t h[8]) {
+    memcpy(h, f->ph[ref], 8);
+    Move m = f->ml.moves[ref];
+    if (move_is_drop(m)) {
+        int k = move_drop_type(m), most = pos->hand[c->attacker][k] + pos->hand[c->attacker ^ 1][k] - 1;
+        if (h[k] > most) h[k] = (uint8_t)most;
+    }
+}
+
 /* ---- search ---- */
 
 /* The no-drop rule's evasions: drops left out (in place); the new count. */
@@ -132,15 +196,18 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
     int cut;
     if (child_or && cdepth < 1) {
         f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_DEPTH;
+        any_hand(f->ph[i]);
     } else if ((cut = path_cut(c, pos_key(pos), mode, child_or)) != NO_CUT) {
         f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = DF_REP;
         f->rl[i] = f->rh[i] = (int16_t)cut;
+        actual_hand(c, pos, f->ph[i]);
     } else {
         Probe p;
         Nd rn;
         if (rep_lookup(c, pos, mode, cdepth, &rn)) {
             f->pn[i] = INF; f->dn[i] = 0; f->flg[i] = (uint8_t)rn.flags;
             f->rl[i] = (int16_t)rn.rep; f->rh[i] = (int16_t)rn.rep_hi;
+            actual_hand(c, pos, f->ph[i]);
             pos_undo_move(pos, m, &u);
             return;
         }
@@ -148,7 +215,8 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
         f->pn[i] = p.pn;
         f->dn[i] = p.dn;
         f->flg[i] = (uint8_t)p.flags;
-        if (p.status == DF_PROVEN) { f->len[i] = (int16_t)p.len; memcpy(f->ph[i], p.ph, 8); }
+        if (p.status == DF_PROVEN || p.status == DF_DISPROVEN) memcpy(f->ph[i], p.ph, 8);
+        if (p.status == DF_PROVEN) f->len[i] = (int16_t)p.len;
         else if (p.status == DF_UNKNOWN && !p.hit && !child_or) {
             /* df-pn+: a new AND child's pn = number of evasions.  (Not for a disproof
              * found by hand superiority, which is no "hit": it once got pn = n with
@@ -168,6 +236,8 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
             else if (cdepth == 0 && (nondrop || mode == DF_PLAIN)) {
                 f->pn[i] = INF; f->dn[i] = 0;
                 f->flg[i] = (uint8_t)(DF_DEPTH | (nondrop ? 0 : DF_DREF));
+                if (nondrop) any_hand(f->ph[i]);  /* (a board defence needs no piece in hand) */
+                else actual_hand(c, pos, f->ph[i]);
             }
             /* While finding a mate, interposition kinds count once per square, as the
              * aggregate chains them: all kinds counted, a distant check behind which
@@ -193,15 +263,18 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
                  * storing measured slower (Zuko 21 within 15: 54 s against 43 s) */
                 f->pn[i] = lr.pn; f->dn[i] = lr.dn; f->flg[i] = (uint8_t)lr.flags;
                 if (lr.pn == 0) { f->len[i] = (int16_t)lr.len; memcpy(f->ph[i], lr.ph, 8); }
+                else actual_hand(c, pos, f->ph[i]);
             } else {
                 MoveList ch;
                 int n = gen_checks(pos, &ch);
-                if (n == 0) { f->pn[i] = INF; f->dn[i] = 0; }
+                if (n == 0) { f->pn[i] = INF; f->dn[i] = 0; no_check_hand(c, pos, f->ph[i]); }
                 else f->dn[i] = (uint64_t)n;
             }
         }
     }
+    if (f->dn[i] == 0 && !hands_generalise(c, mode)) actual_hand(c, pos, f->ph[i]);
     TG_ASSERT(numbers_consistent(f->pn[i], f->dn[i]));
+    TG_ASSERT(f->dn[i] != 0 || hand_covers(f->ph[i], pos->hand[c->attacker]));
     pos_undo_move(pos, m, &u);
 }
 
@@ -210,10 +283,10 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
  * be chosen; the next kind joins when it is proven.  A disproved one always counts.
  * (Not under the futile rule: there the pending-drop logic orders drops, and
  * chaining measured worse on the ShogiBoardQ sets.) */
-static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *best, uint64_t *second) {
+static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *best, uint64_t *second, int *ref) {
     uint64_t sum = 0, mn = INF + 1, mn2 = INF, seen[2] = {0, 0};
     int b = -1, len = is_or ? NO_LEN : 0, flags = 0, frank = 99, any = 0, rep = MAXPLY + 4, brep = -2;
-    int rep_hi = -1, brep_hi = -1;
+    int rep_hi = -1, brep_hi = -1, bref = -1;
     for (int i = 0; i < n; i++) {
         if (f->act[i] != 1) continue;
         any = 1;
@@ -240,7 +313,7 @@ static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *b
                 int rk = 2 * ((fl & DF_REP) ? 2 : (fl & DF_DEPTH) ? 1 : 0) + ((fl & DF_DREF) ? 1 : 0);
                 int rl = (fl & DF_REP) ? f->rl[i] : MAXPLY + 4;  /* among path-bound ones: the most local */
                 if (rk < frank || (rk == frank && rl > brep)) {
-                    frank = rk; flags = fl; brep = rl;
+                    frank = rk; flags = fl; brep = rl; bref = i;
                     brep_hi = (fl & DF_REP) ? f->rh[i] : -1;
                 }
             }
@@ -248,7 +321,7 @@ static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *b
     }
     if (!any) {  /* AND node without defences left: mated */
         r->pn = is_or ? INF : 0; r->dn = is_or ? 0 : INF; r->len = 0; r->flags = 0; r->rep = MAXPLY + 4; r->rep_hi = -1;
-        *best = -1; *second = INF;
+        *best = -1; *second = INF; *ref = -1;
         return;
     }
     if (mn > INF) mn = INF;
@@ -259,6 +332,7 @@ static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *b
     r->rep_hi = is_or ? rep_hi : brep_hi;
     *best = b;
     *second = mn2;
+    *ref = bref;
 }
 
 /* An OR node with one ply left is mated in one or not at all within its bound:
@@ -380,7 +454,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     out->len = NO_LEN;
     out->flags = 0;
     out->rep = out->rep_hi = REP_FORBID;
-    memset(out->ph, 0, 8);
+    actual_hand(c, pos, out->ph);  /* (a disproof's hand unless one is computed) */
     if (c->aborted || !count_node(c)) return;
     int is_or = pos->side == c->attacker;
     uint64_t pk = pos_key(pos);
@@ -390,13 +464,21 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         out->rep = out->rep_hi = cut;
         return;
     }
-    if (is_or && depth < 1) { out->pn = INF; out->dn = 0; out->flags = DF_DEPTH; return; }
+    if (is_or && depth < 1) {
+        out->pn = INF; out->dn = 0; out->flags = DF_DEPTH;
+        if (hands_generalise(c, mode)) any_hand(out->ph);
+        return;
+    }
     uint64_t key = node_key(pos, mode);
     Probe p;
     if (rep_lookup(c, pos, mode, depth, out)) return;
     tt_probe(c, key, pos, mode, depth, &p);
     if (p.status == DF_PROVEN) { out->pn = 0; out->dn = INF; out->len = p.len; memcpy(out->ph, p.ph, 8); return; }
-    if (p.status == DF_DISPROVEN) { out->pn = INF; out->dn = 0; out->flags = p.flags; return; }
+    if (p.status == DF_DISPROVEN) {
+        out->pn = INF; out->dn = 0; out->flags = p.flags;
+        if (hands_generalise(c, mode)) memcpy(out->ph, p.ph, 8);
+        return;
+    }
     if (is_or && (depth == 1 || depth == 3)) {  /* settled by the scan, or 0: searched below */
         Move bm;
         if (depth == 1 ? or_last_ply(c, pos, mode, out, &bm) : or_three_ply(c, pos, mode, out, &bm)) {
@@ -412,7 +494,11 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     Nd r;
     memset(r.ph, 0, 8);
     if (n == 0) {
-        if (is_or) { r.pn = INF; r.dn = 0; r.flags = 0; r.len = NO_LEN; }
+        if (is_or) {
+            r.pn = INF; r.dn = 0; r.flags = 0; r.len = NO_LEN;
+            if (hands_generalise(c, mode)) no_check_hand(c, pos, r.ph);
+            else actual_hand(c, pos, r.ph);
+        }
         else {
             r.pn = 0; r.dn = INF; r.flags = 0; r.len = 0;
             if (mode != DF_NODROP) interpose_correction(c, pos, r.ph);
@@ -459,7 +545,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         c->prefix[c->path_n] = (c->path_n ? c->prefix[c->path_n - 1] * 0x9E3779B97F4A7C15ull : 0x51ED27ull) ^ pk;
         c->path[c->path_n++] = pk;
     }
-    int best;
+    int best, ref;
     uint64_t second;
     for (;;) {
         if (fut_and) {
@@ -471,7 +557,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
                 if (f->act[i] == 1 && f->dn[i] == 0 && !(j < 64 && ((fknown | nf_here) >> j & 1))) f->act[i] = 2;
             }
         }
-        aggregate(f, n, is_or, mode != DF_FUTILE, &r, &best, &second);
+        aggregate(f, n, is_or, mode != DF_FUTILE, &r, &best, &second, &ref);
         if (fut_and && r.pn == 0) {
             /* one pending drop at a time: the first that is not futile disproves the
              * node (it is not mated within depth-1), so the others need no test */
@@ -561,6 +647,13 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
                 break;
             }
     } else if (best >= 0) bm = f->ml.moves[best];
+    if (r.dn == 0) {
+        if (!hands_generalise(c, mode)) actual_hand(c, pos, r.ph);
+        else if (is_or) or_disproof_hand(c, pos, f, n, r.ph);
+        else if (ref >= 0) and_disproof_hand(c, pos, f, ref, r.ph);
+        else actual_hand(c, pos, r.ph);
+        TG_ASSERT(hand_covers(r.ph, pos->hand[c->attacker]));
+    }
     if (!is_or && r.pn == 0) {  /* every counted defence is proven: the union of their hands */
         memset(r.ph, 0, 8);
         for (int i = 0; i < n; i++)

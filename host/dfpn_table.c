@@ -173,7 +173,7 @@ static int hand_ge(const uint8_t *a, const uint8_t *b) {
  * below may need drops (mate or no mate is the same question under every rule).
  * The no-drop rule (DF_NODROP) borrows the same way: its disproofs are then trees
  * of the same kind, which is all that its users and readers assume. */
-static void borrow_plain(const DfCtx *c, const Position *pos, int depth, Probe *p, int *nomate) {
+static void borrow_plain(const DfCtx *c, const Position *pos, int depth, Probe *p, int *nomate, uint8_t nh[8]) {
     uint8_t ah[8], dh[8];
     uint64_t key = node_key(pos, DF_PLAIN);
     hands_of(c, pos, DF_PLAIN, ah, dh);
@@ -189,8 +189,10 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int depth, Probe *
             memcpy(p->ph, q[i].ah, 8);
         }
         int nm = q[i].nomate < NOMATE_ABS ? q[i].nomate_nd : q[i].nomate;
-        if (nm >= depth && nm > *nomate && hand_ge(q[i].ah, ah) && hand_ge(dh, q[i].dh))
+        if (nm >= depth && nm > *nomate && hand_ge(q[i].ah, ah) && hand_ge(dh, q[i].dh)) {
             *nomate = nm;
+            memcpy(nh, q[i].ah, 8);
+        }
     }
     cl_unlock(c, cl);
 }
@@ -216,6 +218,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
     const Cluster *cl = &c->tt[key & c->cmask];
     const Entry *e = cl->e;
     int nomate = -1, nomate_nd = -1;
+    uint8_t nh[8] = {0}, ndh[8] = {0};  /* the attacker hands the nomate and nomate_nd entries hold for */
     cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++) {
         if (cl->gen[i] != c->gen || cl->key[i] != key) continue;
@@ -230,8 +233,14 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
             p->best = e[i].best;
             memcpy(p->ph, e[i].ah, 8);
         }
-        if (weak && e[i].nomate >= depth && e[i].nomate > nomate) nomate = e[i].nomate;
-        if (weak && e[i].nomate_nd >= depth && e[i].nomate_nd > nomate_nd) nomate_nd = e[i].nomate_nd;
+        if (weak && e[i].nomate >= depth && e[i].nomate > nomate) {
+            nomate = e[i].nomate;
+            memcpy(nh, e[i].ah, 8);
+        }
+        if (weak && e[i].nomate_nd >= depth && e[i].nomate_nd > nomate_nd) {
+            nomate_nd = e[i].nomate_nd;
+            memcpy(ndh, e[i].ah, 8);
+        }
         if (same) {
             p->hit = 1;
             if (pn_dn_usable(e[i].depth, depth)) { p->pn = e[i].pn; p->dn = e[i].dn; }
@@ -244,8 +253,9 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
      * proof, an absolute plain no-mate, and a plain "no mate within d" whose disproof
      * tree refutes with no drop (nomate_nd). */
     if (p->len == NO_LEN && mode != DF_PLAIN) {
-        borrow_plain(c, pos, depth, p, &nomate);
+        borrow_plain(c, pos, depth, p, &nomate, nh);
         nomate_nd = nomate;  /* the drop flag is a plain-rule matter */
+        memcpy(ndh, nh, 8);
     }
     if (p->len != NO_LEN) {
         p->status = DF_PROVEN;
@@ -257,6 +267,11 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
         p->dn = 0;
         p->flags = nomate >= NOMATE_ABS ? 0 : DF_DEPTH;
         if (nomate_nd < depth && nomate < NOMATE_ABS) p->flags |= DF_DREF;
+        /* the disproof hand: what both entries behind the answer hold for */
+        memcpy(p->ph, nh, 8);
+        if (nomate < NOMATE_ABS && nomate_nd >= depth)
+            for (int k = PAWN; k <= GOLD; k++)
+                if (ndh[k] < p->ph[k]) p->ph[k] = ndh[k];
     }
 }
 
@@ -296,17 +311,29 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
         mode = DF_PLAIN;
         key = node_key(pos, DF_PLAIN);
     }
-    uint8_t ah[8], dh[8];
+    uint8_t ah[8], dh[8], own[8];
     hands_of(c, pos, mode, ah, dh);
-    if (r->pn == 0 && mode != DF_FUTILE && !c->nforbid) memcpy(ah, r->ph, 8);  /* a proof holds for its proof hand */
+    memcpy(own, ah, 8);
+    /* a proof holds for its proof hand, a disproof for its disproof hand */
+    if ((r->pn == 0 || r->dn == 0) && mode != DF_FUTILE && !c->nforbid) {
+        TG_ASSERT(r->pn == 0 || hand_ge(r->ph, ah));
+        memcpy(ah, r->ph, 8);
+    }
     Cluster *cl = &c->tt[key & c->cmask];
-    Entry *e = cl->e, *t = NULL;
+    Entry *e = cl->e, *t = NULL, *work_entry = NULL;
     cl_lock(c, cl);
-    for (int i = 0; i < CLUSTER; i++)
-        if (cl->gen[i] == c->gen && cl->key[i] == key && !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8)) {
-            t = &e[i];
-            break;
-        }
+    for (int i = 0; i < CLUSTER; i++) {
+        if (cl->gen[i] != c->gen || cl->key[i] != key || memcmp(e[i].dh, dh, 8)) continue;
+        if (!memcmp(e[i].ah, ah, 8)) { t = &e[i]; break; }
+        if (!memcmp(e[i].ah, own, 8) && e[i].mate_len == NO_LEN && e[i].nomate < 0) work_entry = &e[i];
+    }
+    /* A resolved node's entry under its own hand held only work numbers, now of no
+     * use: it becomes the answer's entry (else the cluster holds both). */
+    if (!t && work_entry) {
+        t = work_entry;
+        memcpy(t->ah, ah, 8);
+        t->depth = -1;
+    }
     if (!t) {
         int slot = 0;
         for (int i = 0; i < CLUSTER; i++) {

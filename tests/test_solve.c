@@ -266,6 +266,27 @@ TEST(dfpn_proof_hand_interpose_correction) {
     CHECK_EQ_U64(df_nodes(c) - n0, 1);  /* straight from the table */
 }
 
+/* Disproof hands: a no-mate holds for more pieces of a kind whose extra copies give
+ * no new check.  King on 5a walled in by its own silvers and golds, the attacker's
+ * pawn on file 5 (so no pawn drop checks), gold and pawn in hand: the one check is
+ * G*5b, taken by the king or a gold, after which the attacker has no check.  The
+ * disproof is stored for any number of pawns and one gold: three pawns are answered
+ * from the table, two golds are not. */
+TEST(dfpn_disproof_hand_superiority) {
+    DfCtx *c = ctx();
+    Position a = test_load("3sks3/3g1g3/9/9/9/9/9/9/4P4 b GP 1");
+    Position more_pawns = test_load("3sks3/3g1g3/9/9/9/9/9/9/4P4 b G3P 1");
+    Position more_golds = test_load("3sks3/3g1g3/9/9/9/9/9/9/4P4 b 2GP 1");
+    df_begin(c, BLACK, 200000, 0);
+    DfResult r = df_search(c, &a, DF_MAX_DEPTH, DF_PLAIN);
+    CHECK(r.result == DF_DISPROVEN && !(r.flags & (DF_DEPTH | DF_REP)));
+    CHECK(df_probe(c, &more_pawns, DF_MAX_DEPTH, DF_PLAIN).result == DF_DISPROVEN);
+    CHECK(df_probe(c, &more_golds, DF_MAX_DEPTH, DF_PLAIN).result == DF_UNKNOWN);
+    /* and a search of its own agrees with the table */
+    df_begin(c, BLACK, 200000, 0);
+    CHECK(df_search(c, &more_pawns, DF_MAX_DEPTH, DF_PLAIN).result == DF_DISPROVEN);
+}
+
 /* Unbounded no-mate with endless checks (bare king on 5e, rook and bishop in hand):
  * every line ends in a repetition.  Disproofs bound to the current path are cached
  * per path prefix and a disproof that only assumes "coming back here fails" is
