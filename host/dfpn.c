@@ -44,14 +44,7 @@ static void or_proof_hand(const Position *pos, Move m, const uint8_t cph[8], uin
  * proof hands.  Every disproof's hand is at least the actual one; where no better
  * hand is known it is the actual one.  Under the futile rule, or with a forbidden
  * set, entries do not generalise over hands: the actual hand. */
-static const uint8_t hand_full[8] = {0, 18, 4, 4, 4, 2, 2, 4};
-
-/* a >= b in every kind in hand (debug checks: a disproof hand covers the actual one) */
-static int hand_covers(const uint8_t a[8], const uint8_t b[8]) {
-    for (int k = PAWN; k <= GOLD; k++)
-        if (a[k] < b[k]) return 0;
-    return 1;
-}
+static const uint8_t hand_full[8] = {0, 18, 4, 4, 4, 2, 2, 4};  /* a set's count of each kind */
 
 static int hands_generalise(const DfCtx *c, int mode) { return mode != DF_FUTILE && !c->nforbid; }
 
@@ -274,7 +267,7 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
     }
     if (f->dn[i] == 0 && !hands_generalise(c, mode)) actual_hand(c, pos, f->ph[i]);
     TG_ASSERT(numbers_consistent(f->pn[i], f->dn[i]));
-    TG_ASSERT(f->dn[i] != 0 || hand_covers(f->ph[i], pos->hand[c->attacker]));
+    TG_ASSERT(f->dn[i] != 0 || hand_ge(f->ph[i], pos->hand[c->attacker]));
     pos_undo_move(pos, m, &u);
 }
 
@@ -652,7 +645,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
         else if (is_or) or_disproof_hand(c, pos, f, n, r.ph);
         else if (ref >= 0) and_disproof_hand(c, pos, f, ref, r.ph);
         else actual_hand(c, pos, r.ph);
-        TG_ASSERT(hand_covers(r.ph, pos->hand[c->attacker]));
+        TG_ASSERT(hand_ge(r.ph, pos->hand[c->attacker]));
     }
     if (!is_or && r.pn == 0) {  /* every counted defence is proven: the union of their hands */
         memset(r.ph, 0, 8);
@@ -676,14 +669,13 @@ void mid_solve(DfCtx *c, Position *pos, int depth, int mode, int ply, Nd *out) {
 }
 
 void set_conv(DfCtx *c, const Position *pos) {
-    static const int full[8] = {0, 18, 4, 4, 4, 2, 2, 4};
     int cnt[8] = {0};
     for (int sq = 0; sq < SQ_NB; sq++) {
         int pt = piece_type(pos->board[sq]);
         if (pos->board[sq] && pt != KING) cnt[raw_type(pt)]++;
     }
     int conv = 1;
-    for (int k = PAWN; k <= GOLD; k++) conv &= cnt[k] + pos->hand[0][k] + pos->hand[1][k] == full[k];
+    for (int k = PAWN; k <= GOLD; k++) conv &= cnt[k] + pos->hand[0][k] + pos->hand[1][k] == hand_full[k];
     c->conv = conv;
 }
 

@@ -110,6 +110,13 @@ struct DfCtx {
     uint64_t progress_mask;
 };
 
+/* Hand a >= hand b in every piece kind (superiority of hands). */
+static inline int hand_ge(const uint8_t *a, const uint8_t *b) {
+    for (int k = PAWN; k <= GOLD; k++)
+        if (a[k] < b[k]) return 0;
+    return 1;
+}
+
 /* ph: for a proof, the attacker's proof hand (plain mode): the same board with at
  * least these pieces in the attacker's hand is mated within len as well. */
 typedef struct { uint64_t pn, dn; int len, flags, rep, rep_hi; uint8_t ph[8]; } Nd;

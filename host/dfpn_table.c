@@ -157,13 +157,6 @@ static void hands_of(const DfCtx *c, const Position *pos, int mode, uint8_t ah[8
     }
 }
 
-/* a >= b in every piece kind */
-static int hand_ge(const uint8_t *a, const uint8_t *b) {
-    for (int k = PAWN; k <= GOLD; k++)
-        if (a[k] < b[k]) return 0;
-    return 1;
-}
-
 
 /* Plain-rule entries of pos that hold under the futile rule, by hand superiority:
  * proofs within depth, and disproofs of at least depth that are absolute or
