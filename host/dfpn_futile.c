@@ -121,6 +121,7 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
             pos->hand[att][k]--;
             pos->hand_key -= ZOBRIST_HAND[att][k];
             if (giveback) { pos->hand[att ^ 1][k]++; pos->hand_key += ZOBRIST_HAND[att ^ 1][k]; }
+            else c->vanished[k]++;
             Nd r = {1, 1, NO_LEN, 0, 0, 0, {0}};
             uint64_t gk = pos_key(pos);
             int cyc = giveback && giveback_cycle(c, gk, le), pushed = 0;
@@ -136,6 +137,7 @@ static int futile_test(DfCtx *c, Position *pos, Move dm, int le, int ply, int gi
             c->gb_n -= pushed;
             pos->hand[att][k]++;
             if (giveback) pos->hand[att ^ 1][k]--;
+            else c->vanished[k]--;
             pos_undo_move(pos, cm, &u2);
             if (cyc) continue;  /* 0: the caller runs the exact test (giveback 0) */
             if (undecided(c, &r)) res = -2;

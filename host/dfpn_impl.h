@@ -96,6 +96,9 @@ struct DfCtx {
     int gb_n;
     int conv;    /* the hand convention holds (every piece kind complete): the defender's
                   * hand follows from the board and the attacker's, so entries key on the latter */
+    uint8_t vanished[8];  /* pieces out of the game in the futility tests now running (a
+                           * captured piece the attacker may not use): under conv the
+                           * defender's hand is then the attacker's complement less these */
     int owns_tt;    /* 0: a helper on another context's table (df_new_helper) */
     int locking;    /* the table is shared right now: probes and stores lock their cluster */
     const atomic_int *stop;  /* set by the other thread of a shared search: abort */
