@@ -287,6 +287,27 @@ TEST(dfpn_disproof_hand_superiority) {
     CHECK(df_search(c, &more_pawns, DF_MAX_DEPTH, DF_PLAIN).result == DF_DISPROVEN);
 }
 
+/* A plain "no mate within D" whose refutations use drops holds under the futile
+ * rule as "no mate within (D - 2h - 2) / 2", h the defender's pieces in hand
+ * (futile_depth_of_plain).  ShogiBoardQ 13-ply board with the defender's hand cut to
+ * one pawn (strict hands): not mated within 11 under the plain rule, a drop among
+ * the refutations, so the table answers the futile rule within 3 but not within 5;
+ * a futile-rule search of its own agrees. */
+TEST(dfpn_futile_borrows_deep_plain_disproof) {
+    DfCtx *c = ctx();
+    Position pos;
+    char err[ERR_MAX];
+    CHECK(sfen_parse("+Pg7/9/9/3R5/1Rg+P5/k1L6/9/2L6/9 b p 1", &pos, 1, err, sizeof err) == 0);
+    df_begin(c, BLACK, 2000000, 0);
+    DfResult r = df_search(c, &pos, 11, DF_PLAIN);
+    CHECK(r.result == DF_DISPROVEN && (r.flags & DF_DEPTH));
+    CHECK(df_probe(c, &pos, 11, DF_FUTILE).result == DF_UNKNOWN);  /* (a drop refutes: not borrowed as is) */
+    CHECK(df_probe(c, &pos, 3, DF_FUTILE).result == DF_DISPROVEN);
+    CHECK(df_probe(c, &pos, 5, DF_FUTILE).result == DF_UNKNOWN);
+    df_begin(c, BLACK, 2000000, 0);
+    CHECK(df_search(c, &pos, 3, DF_FUTILE).result == DF_DISPROVEN);
+}
+
 /* Unbounded no-mate with endless checks (bare king on 5e, rook and bishop in hand):
  * every line ends in a repetition.  Disproofs bound to the current path are cached
  * per path prefix and a disproof that only assumes "coming back here fails" is
