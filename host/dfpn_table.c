@@ -200,7 +200,9 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int dept
             memcpy(p->ph, q[i].ah, 8);
         }
         int nm = q[i].nomate >= NOMATE_ABS ? NOMATE_ABS : q[i].nomate_nd;
-        if (mode == DF_FUTILE && q[i].nomate < NOMATE_ABS && futile_depth_of_plain(q[i].nomate, hd) > nm)
+        /* (not with a forbidden set: the argument's captures and futility witnesses
+         * would have to avoid its positions too) */
+        if (mode == DF_FUTILE && !c->nforbid && q[i].nomate < NOMATE_ABS && futile_depth_of_plain(q[i].nomate, hd) > nm)
             nm = futile_depth_of_plain(q[i].nomate, hd);
         if (nm >= depth && nm > *nomate && hand_ge(q[i].ah, ahd) && hand_ge(dh, q[i].dh)) {
             *nomate = nm;
