@@ -3,7 +3,7 @@
  * compiler inside kernels/screen.cl: same code, same answers. */
 #include "screen.h"
 
-static TG_CONST uint8_t SC_SET_COUNT[8] = {0, 18, 4, 4, 4, 2, 2, 4};
+static TG_CONST uint8_t SC_SET_COUNT[HAND_TYPE_NB] = {SET_COUNT_LIST};
 
 /* Bytes 8i..8i+7 of p as one little-endian word (gcc turns this into one load). */
 TG_INLINE uint64_t sc_load8(const uint8_t *p, int i) {

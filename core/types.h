@@ -19,6 +19,10 @@ enum {
     PROMOTE = 8
 };
 
+/* A shogi set's count of each hand kind, index NO_PIECE_TYPE, PAWN..GOLD (a list
+ * for initialisers: the kernels want it in their constant space, sfen.c adds kings) */
+#define SET_COUNT_LIST 0, 18, 4, 4, 4, 2, 2, 4
+
 #define SQ_NB 81
 #define SQ_NONE 81
 #define MAX_MOVES 600  /* 593 is the known maximum number of legal moves */

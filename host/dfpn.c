@@ -44,7 +44,7 @@ static void or_proof_hand(const Position *pos, Move m, const uint8_t cph[8], uin
  * proof hands.  Every disproof's hand is at least the actual one; where no better
  * hand is known it is the actual one.  Under the futile rule, or with a forbidden
  * set, entries do not generalise over hands: the actual hand. */
-static const uint8_t hand_full[8] = {0, 18, 4, 4, 4, 2, 2, 4};  /* a set's count of each kind */
+static const uint8_t hand_full[HAND_TYPE_NB] = {SET_COUNT_LIST};  /* a set's count of each kind */
 
 static int hands_generalise(const DfCtx *c, int mode) { return mode != DF_FUTILE && !c->nforbid; }
 

@@ -6,7 +6,7 @@
 #include "util.h"
 
 static const char PIECE_CHARS[] = ".PLNSBRGK";  /* index = piece type 1..8 */
-static const int SET_COUNT[HAND_TYPE_NB + 1] = {0, 18, 4, 4, 4, 2, 2, 4, 2};
+static const int SET_COUNT[HAND_TYPE_NB + 1] = {SET_COUNT_LIST, 2};  /* (and two kings) */
 static const char *const COLOR_NAME[2] = {"black", "white"};
 static const char *const KIND_NAME[9] = {"", "pawns", "lances", "knights", "silvers", "bishops", "rooks", "golds", "kings"};
 
