@@ -157,7 +157,6 @@ static void hands_of(const DfCtx *c, const Position *pos, int mode, uint8_t ah[8
     }
 }
 
-
 /* The least attacker hand a stored disproof must hold for to answer a position
  * with attacker hand ah.  Under the hand convention an entry's defender holds the
  * rest, which in a futility test with a vanished piece (captured, then out of the
@@ -186,8 +185,14 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int dept
     uint64_t key = node_key(pos, DF_PLAIN);
     hands_of(c, pos, DF_PLAIN, ah, dh);
     disproof_floor(c, ah, ahd);
-    int hd = 0;
-    for (int k = PAWN; k <= GOLD; k++) hd += pos->hand[c->attacker ^ 1][k];
+    /* the defender's pieces in hand for futile_depth_of_plain; -1: not used (other
+     * rules, and forbidden sets, whose positions the argument's captures and futility
+     * witnesses would have to avoid too) */
+    int hd = -1;
+    if (mode == DF_FUTILE && !c->nforbid) {
+        hd = 0;
+        for (int k = PAWN; k <= GOLD; k++) hd += pos->hand[c->attacker ^ 1][k];
+    }
     const Cluster *cl = &c->tt[key & c->cmask];
     const Entry *q = cl->e;
     cl_lock(c, cl);
@@ -200,10 +205,10 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int dept
             memcpy(p->ph, q[i].ah, 8);
         }
         int nm = q[i].nomate >= NOMATE_ABS ? NOMATE_ABS : q[i].nomate_nd;
-        /* (not with a forbidden set: the argument's captures and futility witnesses
-         * would have to avoid its positions too) */
-        if (mode == DF_FUTILE && !c->nforbid && q[i].nomate < NOMATE_ABS && futile_depth_of_plain(q[i].nomate, hd) > nm)
-            nm = futile_depth_of_plain(q[i].nomate, hd);
+        if (hd >= 0 && nm < NOMATE_ABS) {
+            int fd = futile_depth_of_plain(q[i].nomate, hd);
+            if (fd > nm) nm = fd;
+        }
         if (nm >= depth && nm > *nomate && hand_ge(q[i].ah, ahd) && hand_ge(dh, q[i].dh)) {
             *nomate = nm;
             memcpy(nh, q[i].ah, 8);
