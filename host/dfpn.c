@@ -228,7 +228,7 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
              * futile-rule query would borrow it where the drop is futile (mate in 1). */
             else if (cdepth == 0 && (nondrop || mode == DF_PLAIN)) {
                 f->pn[i] = INF; f->dn[i] = 0;
-                f->flg[i] = (uint8_t)(DF_DEPTH | (nondrop ? 0 : DF_DREF));
+                f->flg[i] = (uint8_t)(DF_DEPTH | (nondrop ? 0 : DF_DROPREF));
                 if (nondrop) any_hand(f->ph[i]);  /* (a board defence needs no piece in hand) */
                 else actual_hand(c, pos, f->ph[i]);
             }
@@ -301,9 +301,11 @@ static void aggregate(const Frame *f, int n, int is_or, int delay, Nd *r, int *b
             if (f->pn[i] == 0 && f->len[i] > len) len = f->len[i];
             if (f->dn[i] == 0) {
                 /* the most general disproof: absolute, then depth-bound, then path-bound;
-                 * among equals one whose refutations are no drops (see tt_probe) */
-                int fl = f->flg[i] | (move_is_drop(f->ml.moves[i]) ? DF_DREF : 0);
-                int rk = 2 * ((fl & DF_REP) ? 2 : (fl & DF_DEPTH) ? 1 : 0) + ((fl & DF_DREF) ? 1 : 0);
+                 * among equals one whose refutations are no drops (see tt_probe), here
+                 * and then below */
+                int fl = f->flg[i] | (move_is_drop(f->ml.moves[i]) ? DF_DROPREF : 0);
+                int rk = 4 * ((fl & DF_REP) ? 2 : (fl & DF_DEPTH) ? 1 : 0) + ((fl & DF_DREF) ? 2 : 0) +
+                         ((fl & DF_DDEEP) ? 1 : 0);
                 int rl = (fl & DF_REP) ? f->rl[i] : MAXPLY + 4;  /* among path-bound ones: the most local */
                 if (rk < frank || (rk == frank && rl > brep)) {
                     frank = rk; flags = fl; brep = rl; bref = i;
@@ -349,7 +351,7 @@ static int or_last_ply(DfCtx *c, Position *pos, int mode, Nd *r, Move *bm) {
         int kind = sc_reply_kind(pos, m);  /* 0 mated, 1 a board defence, 2 drops only */
         if (kind == 2) {
             if (mode == DF_FUTILE) return 0;
-            if (mode == DF_PLAIN) { dref = DF_DREF; continue; }
+            if (mode == DF_PLAIN) { dref = DF_DROPREF; continue; }
             kind = 0;  /* the no-drop rule: no defence */
         }
         if (kind) continue;
@@ -423,7 +425,7 @@ static int or_three_ply(DfCtx *c, Position *pos, int mode, Nd *r, Move *bm) {
             }
             if (!move_is_drop(dm)) { refuted = 1; rflags = lr.flags; break; }
             if (mode == DF_FUTILE) pending = 1;  /* futile or not: mid's question */
-            else if (!refuted) { refuted = 1; rflags = lr.flags | DF_DREF; }  /* (plain rule; a board refutation may follow) */
+            else if (!refuted) { refuted = 1; rflags = lr.flags | DF_DROPREF; }  /* (plain rule; a board refutation may follow) */
         }
         if (!refuted && pending) { pos_undo_move(pos, cm, &u); return 0; }
         if (!refuted) {

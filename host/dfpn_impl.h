@@ -13,6 +13,11 @@
 #define NO_LEN 32767
 #define NOMATE_ABS 32000
 #define DF_DREF 4  /* disproof flag: some defender refutation in its tree is a drop */
+/* disproof flag: a drop refutes somewhere in its tree, table answers below
+ * included (DF_DREF looks only down to absolute table answers); set wherever
+ * DF_DREF is.  Without it the disproof holds whatever the defender holds in hand. */
+#define DF_DDEEP 8
+#define DF_DROPREF (DF_DREF | DF_DDEEP)
 #define CLUSTER 4
 #define SALT_PLAIN 0x9E3779B97F4A7C15ull
 #define SALT_FUTILE 0xC2B2AE3D27D4EB4Full
@@ -28,8 +33,10 @@ typedef struct {
     uint32_t work;
     Move best;
     int16_t depth, mate_len, nomate, nomate_nd;  /* nomate_nd: disproof tree without drop refutations */
-    uint8_t ah[8], dh[8];
+    uint8_t ah[8], dh[8];  /* dh[0] (no piece kind): ENTRY_STRICT */
 } Entry;
+/* The entry's nomate_nd disproof has no drop refutation anywhere (no DF_DDEEP). */
+#define ENTRY_STRICT(e) ((e).dh[0])
 
 /* A bucket of CLUSTER entries, keys and generations first: a probe reads one
  * cache line to find its matches (most probes of new children find none) and

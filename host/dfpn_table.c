@@ -180,7 +180,7 @@ static void disproof_floor(const DfCtx *c, const uint8_t ah[8], uint8_t out[8]) 
  * Under the futile rule a deep plain "no mate within D" holds too, whatever its
  * refutations, as "no mate within (D - 2h - 2) / 2" (futile_depth_of_plain). */
 static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int depth, Probe *p, int *nomate,
-                         uint8_t nh[8]) {
+                         uint8_t nh[8], int *nomate_s, uint8_t nsh[8]) {
     uint8_t ah[8], dh[8], ahd[8];
     uint64_t key = node_key(pos, DF_PLAIN);
     hands_of(c, pos, DF_PLAIN, ah, dh);
@@ -213,6 +213,16 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int dept
             *nomate = nm;
             memcpy(nh, q[i].ah, 8);
         }
+        /* a strict one holds whatever the defender holds: no vanished piece to add */
+        int sn = ENTRY_STRICT(q[i]) ? q[i].nomate_nd : -1;
+        if (hd >= 0 && sn >= 0 && sn < NOMATE_ABS) {
+            int fd = futile_depth_of_plain(sn, hd);
+            if (fd > sn) sn = fd;
+        }
+        if (sn >= depth && sn > *nomate_s && hand_ge(q[i].ah, ah) && hand_ge(dh, q[i].dh)) {
+            *nomate_s = sn;
+            memcpy(nsh, q[i].ah, 8);
+        }
     }
     cl_unlock(c, cl);
 }
@@ -238,17 +248,19 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
     disproof_floor(c, ah, ahd);
     const Cluster *cl = &c->tt[key & c->cmask];
     const Entry *e = cl->e;
-    int nomate = -1, nomate_nd = -1;
-    uint8_t nh[8] = {0}, ndh[8] = {0};  /* the attacker hands the nomate and nomate_nd entries hold for */
+    int nomate = -1, nomate_nd = -1, nomate_s = -1;
+    /* the attacker hands the nomate, nomate_nd and strict entries hold for */
+    uint8_t nh[8] = {0}, ndh[8] = {0}, nsh[8] = {0};
     cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++) {
         if (cl->gen[i] != c->gen || cl->key[i] != key) continue;
-        int same = !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh, dh, 8);
+        int same = !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh + 1, dh + 1, 7);
         /* (no superior-hand proofs while positions are forbidden: the same moves
          * with more pieces in hand pass through other positions, which may be
          * forbidden ones; a 1 MB table once reported a detour as 余詰) */
         int strong = same || (mode != DF_FUTILE && !c->nforbid && hand_ge(ah, e[i].ah) && hand_ge(e[i].dh, dh));
         int weak = mode == DF_FUTILE ? same : hand_ge(e[i].ah, ahd) && hand_ge(dh, e[i].dh);
+        int strict = ENTRY_STRICT(e[i]) && (mode == DF_FUTILE ? same : hand_ge(e[i].ah, ah) && hand_ge(dh, e[i].dh));
         if (strong && e[i].mate_len <= depth && e[i].mate_len < p->len) {
             p->len = e[i].mate_len;
             p->best = e[i].best;
@@ -262,6 +274,10 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
             nomate_nd = e[i].nomate_nd;
             memcpy(ndh, e[i].ah, 8);
         }
+        if (strict && e[i].nomate_nd >= depth && e[i].nomate_nd > nomate_s) {
+            nomate_s = e[i].nomate_nd;
+            memcpy(nsh, e[i].ah, 8);
+        }
         if (same) {
             p->hit = 1;
             if (pn_dn_usable(e[i].depth, depth)) { p->pn = e[i].pn; p->dn = e[i].dn; }
@@ -274,7 +290,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
      * proof, an absolute plain no-mate, and a plain "no mate within d" whose disproof
      * tree refutes with no drop (nomate_nd). */
     if (p->len == NO_LEN && mode != DF_PLAIN) {
-        borrow_plain(c, pos, mode, depth, p, &nomate, nh);
+        borrow_plain(c, pos, mode, depth, p, &nomate, nh, &nomate_s, nsh);
         nomate_nd = nomate;  /* the drop flag is a plain-rule matter */
         memcpy(ndh, nh, 8);
     }
@@ -282,11 +298,18 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
         p->status = DF_PROVEN;
         p->pn = 0;
         p->dn = INF;
+    } else if (nomate_s >= 0 && (nomate_s >= NOMATE_ABS || nomate < NOMATE_ABS)) {
+        /* a strict disproof alone, unless another entry's is absolute */
+        p->status = DF_DISPROVEN;
+        p->pn = INF;
+        p->dn = 0;
+        p->flags = nomate_s >= NOMATE_ABS ? 0 : DF_DEPTH;
+        memcpy(p->ph, nsh, 8);
     } else if (nomate >= 0) {
         p->status = DF_DISPROVEN;
         p->pn = INF;
         p->dn = 0;
-        p->flags = nomate >= NOMATE_ABS ? 0 : DF_DEPTH;
+        p->flags = (nomate >= NOMATE_ABS ? 0 : DF_DEPTH) | DF_DDEEP;
         if (nomate_nd < depth && nomate < NOMATE_ABS) p->flags |= DF_DREF;
         /* the disproof hand: what both entries behind the answer hold for */
         memcpy(p->ph, nh, 8);
@@ -344,7 +367,7 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
     Entry *e = cl->e, *t = NULL, *work_entry = NULL;
     cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++) {
-        if (cl->gen[i] != c->gen || cl->key[i] != key || memcmp(e[i].dh, dh, 8)) continue;
+        if (cl->gen[i] != c->gen || cl->key[i] != key || memcmp(e[i].dh + 1, dh + 1, 7)) continue;
         if (!memcmp(e[i].ah, ah, 8)) { t = &e[i]; break; }
         if (!memcmp(e[i].ah, own, 8) && e[i].mate_len == NO_LEN && e[i].nomate < 0) work_entry = &e[i];
     }
@@ -370,6 +393,7 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
         t->depth = -1;  /* no (pn, dn) yet */
         memcpy(t->ah, ah, 8);
         memcpy(t->dh, dh, 8);
+        ENTRY_STRICT(*t) = 0;
     }
     t->work = t->work + work < t->work ? UINT32_MAX : t->work + work;
     if (best) t->best = best;
@@ -378,7 +402,11 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
     } else if (r->dn == 0) {
         int nm = (r->flags & DF_DEPTH) ? depth : NOMATE_ABS;
         if (nm > t->nomate) t->nomate = (int16_t)nm;
-        if (!(r->flags & DF_DREF) && nm > t->nomate_nd) t->nomate_nd = (int16_t)nm;
+        if (!(r->flags & DF_DREF)) {
+            int strict = !(r->flags & DF_DDEEP);
+            if (nm > t->nomate_nd) { t->nomate_nd = (int16_t)nm; ENTRY_STRICT(*t) = (uint8_t)strict; }
+            else if (nm == t->nomate_nd && strict) ENTRY_STRICT(*t) = 1;
+        }
     } else {
         t->depth = (int16_t)depth;
         t->pn = r->pn;
@@ -413,7 +441,7 @@ int rep_lookup(const DfCtx *c, const Position *pos, int mode, int depth, Nd *out
         return 0;
     out->pn = INF;
     out->dn = 0;
-    out->flags = DF_REP | DF_DREF | (e->nomate < NOMATE_ABS ? DF_DEPTH : 0);
+    out->flags = DF_REP | DF_DROPREF | (e->nomate < NOMATE_ABS ? DF_DEPTH : 0);
     out->rep = e->ref_lo;
     out->rep_hi = e->ref_hi;
     return 1;
