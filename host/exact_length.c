@@ -15,6 +15,10 @@
  * bottom-up search, and their first node cap (a walk step's first cap is a quarter) */
 #define WALK_MIN_PLIES 19
 #define EXACT_FIRST_CAP 4000000
+/* a pair's owner settles the main line's other checks first (from this plain length
+ * on), each search capped here */
+#define SETTLE_AHEAD_MIN_PLIES 37
+#define SETTLE_AHEAD_CAP 16000000
 
 static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops);
 
@@ -203,7 +207,35 @@ out:
     return e;
 }
 
-/* Two threads on one table: the owner asks df_exact_or(pos, ub) bottom up while the
+/* The walk's settling (settle_alternatives) at every attacker node of the main line,
+ * from its end back, each search capped at cap nodes: run by the owner of a pair
+ * before bottom up, so that the walking thread finds the long plain no-mates it
+ * needs in the table instead of racing its own query against them (Zuko 6, ply 8:
+ * the query's stopped rounds cost 15 M nodes before the settling of 5a4a, 8.2 M,
+ * landed). */
+static void settle_ahead(DfCtx *c, const Budget *b, const Position *root, int ub, uint64_t cap) {
+    Move *pv = malloc(sizeof(Move) * TS_MAX_PV);
+    int *len_at = malloc(sizeof(int) * TS_MAX_PV);
+    Position *at = malloc(sizeof(Position) * TS_MAX_PV);
+    if (pv && len_at && at) {
+        int n = plain_line(c, root, ub, pv, len_at, TS_MAX_PV - 1, 1);
+        at[0] = *root;
+        for (int i = 0; i < n; i++) {
+            Undo u;
+            at[i + 1] = at[i];
+            pos_do_move(&at[i + 1], pv[i], &u);
+        }
+        for (int k = n ? (n - 1) & ~1 : -1; k >= 0 && !out_of_budget(c, b); k -= 2)
+            settle_alternatives(c, b, &at[k], pv[k], len_at[k], cap);
+    }
+    df_set_limits(c, b->nodes, b->deadline);
+    free(pv);
+    free(len_at);
+    free(at);
+}
+
+/* Two threads on one table: the owner asks df_exact_or(pos, ub) bottom up (with
+ * PAIR_WALK after settle_ahead) while the
  * helper, on a copy of pos, walks the main line (walk_exact, PAIR_WALK) or splits
  * the last bound by root check (split_last_bound, PAIR_SPLIT); the owner's end stops the
  * helper, a walk's exact answer stops the owner.  Returns -3 when the runtime gave
@@ -221,7 +253,8 @@ static int pair_run(DfCtx *c, DfCtx *h, int kind, Position *pos, int ub, int *lb
         if (omp_get_num_threads() == 2) {
             if (omp_get_thread_num() == 0) {
                 pair = 1;
-                L = df_exact_or(c, pos, ub, lb);
+                if (kind == PAIR_WALK && ub >= SETTLE_AHEAD_MIN_PLIES) settle_ahead(c, b, pos, ub, SETTLE_AHEAD_CAP);
+                L = df_stopped(c) ? -2 : df_exact_or(c, pos, ub, lb);
                 atomic_store(&stop, 1);
             } else if (kind == PAIR_WALK) {
                 *walk_L = walk_exact(h, b, &hpos, ub, 0);
