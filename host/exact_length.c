@@ -167,6 +167,29 @@ static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, 
     }
 }
 
+/* The walk's main line (plain_line, drops weighed) with the position before each
+ * move: at[k] is the position before pv[k], len_at[k] its plain length. */
+typedef struct {
+    int n;
+    Move pv[TS_MAX_PV];
+    int len_at[TS_MAX_PV];
+    Position at[TS_MAX_PV];
+} Line;
+
+/* The main line of root from the table (plain length ub); NULL when out of memory. */
+static Line *line_new(DfCtx *c, const Position *root, int ub) {
+    Line *l = malloc(sizeof *l);
+    if (!l) return NULL;
+    l->n = plain_line(c, root, ub, l->pv, l->len_at, TS_MAX_PV - 1, 1);
+    l->at[0] = *root;
+    for (int i = 0; i < l->n; i++) {
+        Undo u;
+        l->at[i + 1] = l->at[i];
+        pos_do_move(&l->at[i + 1], l->pv[i], &u);
+    }
+    return l;
+}
+
 /* Exact length by walking the plain main line from its end back to the root: at
  * each attacker node its exact value is searched top down (walk_step), which finds
  * the next node's "no mate within e-2" in the table and so only has to refute the
@@ -178,32 +201,20 @@ static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, 
  * most `nodes` more nodes (0: no cap).  Returns the root's exact length, -2 when
  * stopped. */
 static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, uint64_t nodes) {
-    Move *pv = malloc(sizeof(Move) * TS_MAX_PV);
-    int *len_at = malloc(sizeof(int) * TS_MAX_PV);
-    Position *at = malloc(sizeof(Position) * TS_MAX_PV);
+    Line *l = line_new(c, root, ub);
     int e = -2;
     uint64_t walk_end = nodes ? df_nodes(c) + nodes : 0;
-    if (!pv || !len_at || !at) goto out;
-    int n = plain_line(c, root, ub, pv, len_at, TS_MAX_PV - 1, 1);
-    at[0] = *root;
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        at[i + 1] = at[i];
-        pos_do_move(&at[i + 1], pv[i], &u);
+    if (!l) return e;
+    if (l->n == 0) {  /* no line in the table: the root alone */
+        l->len_at[0] = ub;
+        l->pv[0] = MOVE_NONE;
     }
-    if (n == 0) {  /* no line in the table: the root alone */
-        len_at[0] = ub;
-        pv[0] = MOVE_NONE;
-    }
-    for (int k = n ? (n - 1) & ~1 : 0; k >= 0; k -= 2) {  /* (the last attacker ply, backwards) */
-        Position p = at[k];
-        e = walk_step(c, b, walk_end, &p, pv[k], len_at[k]);
+    for (int k = l->n ? (l->n - 1) & ~1 : 0; k >= 0; k -= 2) {  /* (the last attacker ply, backwards) */
+        Position p = l->at[k];
+        e = walk_step(c, b, walk_end, &p, l->pv[k], l->len_at[k]);
         if (e < 0) break;
     }
-out:
-    free(pv);
-    free(len_at);
-    free(at);
+    free(l);
     return e;
 }
 
@@ -214,24 +225,11 @@ out:
  * the query's stopped rounds cost 15 M nodes before the settling of 5a4a, 8.2 M,
  * landed). */
 static void settle_ahead(DfCtx *c, const Budget *b, const Position *root, int ub, uint64_t cap) {
-    Move *pv = malloc(sizeof(Move) * TS_MAX_PV);
-    int *len_at = malloc(sizeof(int) * TS_MAX_PV);
-    Position *at = malloc(sizeof(Position) * TS_MAX_PV);
-    if (pv && len_at && at) {
-        int n = plain_line(c, root, ub, pv, len_at, TS_MAX_PV - 1, 1);
-        at[0] = *root;
-        for (int i = 0; i < n; i++) {
-            Undo u;
-            at[i + 1] = at[i];
-            pos_do_move(&at[i + 1], pv[i], &u);
-        }
-        for (int k = n ? (n - 1) & ~1 : -1; k >= 0 && !out_of_budget(c, b); k -= 2)
-            settle_alternatives(c, b, &at[k], pv[k], len_at[k], cap);
-    }
+    Line *l = line_new(c, root, ub);
+    for (int k = l && l->n ? (l->n - 1) & ~1 : -1; k >= 0 && !out_of_budget(c, b); k -= 2)
+        settle_alternatives(c, b, &l->at[k], l->pv[k], l->len_at[k], cap);
     df_set_limits(c, b->nodes, b->deadline);
-    free(pv);
-    free(len_at);
-    free(at);
+    free(l);
 }
 
 /* Two threads on one table: the owner asks df_exact_or(pos, ub) bottom up (with
