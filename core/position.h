@@ -70,6 +70,12 @@ TG_INLINE int in_check(const Position *pos) { return bb_any(checkers_of(pos)); }
 TG_INLINE int pawn_on_file(const Position *pos, int c, int file) {
     return bb_any(bb_and(pieces_ct(pos, c, PAWN), bb_file(file)));
 }
+/* Colour c's pieces in hand, all kinds together. */
+TG_INLINE int hand_total(const Position *pos, int c) {
+    int n = 0;
+    for (int k = PAWN; k <= GOLD; k++) n += pos->hand[c][k];
+    return n;
+}
 /* Debug consistency check: mailbox, bitboards, kings and key agree. 0 = ok,
  * else a code naming the first broken invariant. */
 int pos_check(const Position *pos);

@@ -87,6 +87,11 @@ void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every);
 DfResult df_search(DfCtx *c, Position *pos, int depth, int mode);
 /* Table lookup only (no search): DF_PROVEN / DF_DISPROVEN if an entry settles it. */
 DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode);
+/* The plain bound whose "no mate within" at defender node pos (the defender to move)
+ * the table hands to the futile rule's "no mate within d" there: 2d + 2h + 2, h the
+ * defender's pieces in hand (a futile-rule mate within d is a plain one within
+ * that); at most DF_MAX_DEPTH. */
+int df_plain_depth_for_futile(const Position *pos, int d);
 /* Forbidden positions (full pos_key) for the next queries: reaching one is a
  * failure for the attacker (used for the detour test of 余詰).  n = 0 clears. */
 void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n);

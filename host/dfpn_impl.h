@@ -140,6 +140,10 @@ static inline int hand_ge(const uint8_t *a, const uint8_t *b) {
 static inline int futile_depth_of_plain(int plain_depth, int defender_hand) {
     return (plain_depth - 2 * defender_hand - 2) / 2;
 }
+/* Its inverse: the least plain depth that gives the futile rule d. */
+static inline int plain_depth_of_futile(int futile_depth, int defender_hand) {
+    return 2 * futile_depth + 2 * defender_hand + 2;
+}
 
 /* ph: for a proof, the attacker's proof hand (plain mode): the same board with at
  * least these pieces in the attacker's hand is mated within len as well. */

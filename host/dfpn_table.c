@@ -181,6 +181,15 @@ static void disproof_floor(const DfCtx *c, const uint8_t ah[8], uint8_t out[8]) 
  * of the same kind, which is all that its users and readers assume.
  * Under the futile rule a deep plain "no mate within D" holds too, whatever its
  * refutations, as "no mate within (D - 2h - 2) / 2" (futile_depth_of_plain). */
+/* A borrowed no-mate depth nm, or the futile rule's depth that a plain "no mate
+ * within plain_d" gives (futile_depth_of_plain, hd the defender's pieces in hand;
+ * -1: not used), whichever is deeper. */
+static int deeper_by_plain(int nm, int plain_d, int hd) {
+    if (hd < 0 || nm >= NOMATE_ABS) return nm;
+    int fd = futile_depth_of_plain(plain_d, hd);
+    return fd > nm ? fd : nm;
+}
+
 static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int depth, Probe *p, int *nomate,
                          uint8_t nh[8], int *nomate_s, uint8_t nsh[8]) {
     uint8_t ah[8], dh[8], ahd[8];
@@ -190,11 +199,7 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int dept
     /* the defender's pieces in hand for futile_depth_of_plain; -1: not used (other
      * rules, and forbidden sets, whose positions the argument's captures and futility
      * witnesses would have to avoid too) */
-    int hd = -1;
-    if (mode == DF_FUTILE && !c->nforbid) {
-        hd = 0;
-        for (int k = PAWN; k <= GOLD; k++) hd += pos->hand[c->attacker ^ 1][k];
-    }
+    int hd = mode == DF_FUTILE && !c->nforbid ? hand_total(pos, c->attacker ^ 1) : -1;
     const Cluster *cl = &c->tt[key & c->cmask];
     const Entry *q = cl->e;
     cl_lock(c, cl);
@@ -206,27 +211,24 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int dept
             p->best = q[i].best;
             memcpy(p->ph, q[i].ah, 8);
         }
-        int nm = q[i].nomate >= NOMATE_ABS ? NOMATE_ABS : q[i].nomate_nd;
-        if (hd >= 0 && nm < NOMATE_ABS) {
-            int fd = futile_depth_of_plain(q[i].nomate, hd);
-            if (fd > nm) nm = fd;
-        }
+        int nm = deeper_by_plain(q[i].nomate >= NOMATE_ABS ? NOMATE_ABS : q[i].nomate_nd, q[i].nomate, hd);
         if (nm >= depth && nm > *nomate && hand_ge(q[i].ah, ahd) && hand_ge(dh, q[i].dh)) {
             *nomate = nm;
             memcpy(nh, q[i].ah, 8);
         }
         /* a strict one holds whatever the defender holds: no vanished piece to add */
-        int sn = ENTRY_STRICT(q[i]) ? q[i].nomate_nd : -1;
-        if (hd >= 0 && sn >= 0 && sn < NOMATE_ABS) {
-            int fd = futile_depth_of_plain(sn, hd);
-            if (fd > sn) sn = fd;
-        }
+        int sn = ENTRY_STRICT(q[i]) ? deeper_by_plain(q[i].nomate_nd, q[i].nomate_nd, hd) : -1;
         if (sn >= depth && sn > *nomate_s && hand_ge(q[i].ah, ah) && hand_ge(dh, q[i].dh)) {
             *nomate_s = sn;
             memcpy(nsh, q[i].ah, 8);
         }
     }
     cl_unlock(c, cl);
+}
+
+int df_plain_depth_for_futile(const Position *pos, int d) {
+    int D = plain_depth_of_futile(d, hand_total(pos, pos->side));
+    return D < DF_MAX_DEPTH ? D : DF_MAX_DEPTH;
 }
 
 /* Work estimates (pn, dn) of an entry stored at remaining depth a serve a visit at

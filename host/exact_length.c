@@ -103,19 +103,9 @@ static void cap_nodes(DfCtx *c, const Budget *b, uint64_t cap) {
     df_set_limits(c, n, b->deadline);
 }
 
-/* The plain bound whose "no mate within" at a defender node pos answers the futile
- * rule's "no mate within d" there (futile_depth_of_plain): 2d + 2h + 2, h the
- * defender's pieces in hand; at most DF_MAX_DEPTH. */
-static int plain_depth_for_futile(const Position *pos, int d) {
-    int h = 0;
-    for (int k = PAWN; k <= GOLD; k++) h += pos->hand[pos->side][k];
-    int D = 2 * d + 2 * h + 2;
-    return D < DF_MAX_DEPTH ? D : DF_MAX_DEPTH;
-}
-
 /* Settles the checks at z (plain length ub) other than the main line's move with
  * plain searches of at most cap nodes each: many are no mate at all, and a plain
- * no-mate deep enough (plain_depth_for_futile: the futile rule's query there is
+ * no-mate deep enough (df_plain_depth_for_futile: the futile rule's query there is
  * "within ub - 1") or a plain proof is taken by the futile-rule queries, where a
  * bounded disproof of a long checking sequence can cost far more (Zuko 6, ply 8:
  * 5a4a, 12-15 M nodes unbounded against 160 M for "no mate within 70").  Others are
@@ -138,7 +128,7 @@ static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm
         if (ml->moves[i] == pvm) continue;
         Undo u;
         pos_do_move(z, ml->moves[i], &u);
-        int d = plain_depth_for_futile(z, ub - 1);
+        int d = df_plain_depth_for_futile(z, ub - 1);
         if (df_probe(c, z, d, DF_PLAIN).result == DF_UNKNOWN) {
             cap_nodes(c, b, cap);
             df_set_epsilon(c, 1);

@@ -22,12 +22,6 @@
 #include "sfen.h"
 #include "exact_length.h"
 
-static int hand_total(const Position *pos, int c) {
-    int n = 0;
-    for (int k = PAWN; k <= GOLD; k++) n += pos->hand[c][k];
-    return n;
-}
-
 static void add_note(TsAnswer *a, const char *fmt, const char *s1, int i1) {
     if (a->nnotes >= TS_MAX_NOTES) return;
     snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, fmt, i1, s1);
