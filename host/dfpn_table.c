@@ -157,6 +157,9 @@ static void hands_of(const DfCtx *c, const Position *pos, int mode, uint8_t ah[8
     }
 }
 
+/* An entry's defender hand equals dh, the byte that holds ENTRY_STRICT aside. */
+static int same_dh(const uint8_t *entry_dh, const uint8_t *dh) { return !memcmp(entry_dh + 1, dh + 1, 7); }
+
 /* The least attacker hand a stored disproof must hold for to answer a position
  * with attacker hand ah.  Under the hand convention an entry's defender holds the
  * rest, which in a futility test with a vanished piece (captured, then out of the
@@ -258,7 +261,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
     cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++) {
         if (cl->gen[i] != c->gen || cl->key[i] != key) continue;
-        int same = !memcmp(e[i].ah, ah, 8) && !memcmp(e[i].dh + 1, dh + 1, 7);
+        int same = !memcmp(e[i].ah, ah, 8) && same_dh(e[i].dh, dh);
         /* (no superior-hand proofs while positions are forbidden: the same moves
          * with more pieces in hand pass through other positions, which may be
          * forbidden ones; a 1 MB table once reported a detour as 余詰) */
@@ -371,7 +374,7 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
     Entry *e = cl->e, *t = NULL, *work_entry = NULL;
     cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++) {
-        if (cl->gen[i] != c->gen || cl->key[i] != key || memcmp(e[i].dh + 1, dh + 1, 7)) continue;
+        if (cl->gen[i] != c->gen || cl->key[i] != key || !same_dh(e[i].dh, dh)) continue;
         if (!memcmp(e[i].ah, ah, 8)) { t = &e[i]; break; }
         if (!memcmp(e[i].ah, own, 8) && e[i].mate_len == NO_LEN && e[i].nomate < 0) work_entry = &e[i];
     }
