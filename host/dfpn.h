@@ -96,8 +96,9 @@ int df_plain_depth_for_futile(const Position *pos, int d);
  * failure for the attacker (used for the detour test of 余詰).  n = 0 clears. */
 void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n);
 /* on = 1: queries skip the path-repetition test (only for bounded depths: every
- * disproof is then a plain "no mate within d" and is cached). */
-void df_set_no_rep(DfCtx *c, int on);
+ * disproof is then a plain "no mate within d" and is cached).  Returns the
+ * previous setting. */
+int df_set_no_rep(DfCtx *c, int on);
 /* How OR nodes near the bound of a query are settled (the same answers; other
  * levels are for tests and measurements): 0 searched like any other node, 1 one
  * ply from the bound by the mate-in-1 scan, 2 (the default) also three plies from

@@ -107,7 +107,11 @@ void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every) {
     c->progress_arg = arg;
     c->progress_mask = every ? every - 1 : 0;
 }
-void df_set_no_rep(DfCtx *c, int on) { c->no_rep = on; }
+int df_set_no_rep(DfCtx *c, int on) {
+    int was = c->no_rep;
+    c->no_rep = on;
+    return was;
+}
 void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n) {
     c->forbid = keys;
     c->nforbid = n;

@@ -19,6 +19,9 @@
  * on), each search capped here */
 #define SETTLE_AHEAD_MIN_PLIES 37
 #define SETTLE_AHEAD_CAP 16000000
+/* a walk step's settling searches may take this many times the node cap of its
+ * query's round (see walk_step) */
+#define SETTLE_CAP_RATIO 16
 
 static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops);
 
@@ -119,20 +122,29 @@ static void cap_nodes(DfCtx *c, const Budget *b, uint64_t cap) {
  * average, 3.4 M expansions at positions entered 1,024 times or more; with epsilon
  * 1 it took 11.0 M.  The walk alone: Zuko 4 0.58x the nodes, Zuko 24 0.73x, Zuko 6
  * 0.88x; Zuko 3 and 11 about 0.9x, the others the same.  (For the first plain
- * search, epsilon 1/2 changed Zuko 4's line to a mate of 47 and its walk failed.) */
-static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm, int ub, uint64_t cap) {
+ * search, epsilon 1/2 changed Zuko 4's line to a mate of 47 and its walk failed.)
+ * And with the repetition test on, although the walk's queries run without it: a
+ * king that can run round a cycle is then refuted at the repeat instead of chased
+ * to the bound, and the answers are still no mate at all or within d where the
+ * refutation does not rest on the cut (those that do are not stored).  Zuko 6's
+ * 5a4a: no mate at all in 9.7 M nodes at ply 8 and 8.6 M at ply 0 (against 8.2 M
+ * and more than 16 M for "none within d" chasing cycles), 3f2d at ply 2 in 0.9 M.
+ * Stops at `end` nodes (0: no end). */
+static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm, int ub, uint64_t cap, uint64_t end) {
     MoveList *ml = malloc(sizeof *ml);
     if (!ml) return;
     gen_checks(z, ml);
-    for (int i = 0; i < ml->count && !out_of_budget(c, b); i++) {
+    for (int i = 0; i < ml->count && !walk_spent(c, b, end); i++) {
         if (ml->moves[i] == pvm) continue;
         Undo u;
         pos_do_move(z, ml->moves[i], &u);
         int d = df_plain_depth_for_futile(z, ub - 1);
         if (df_probe(c, z, d, DF_PLAIN).result == DF_UNKNOWN) {
-            cap_nodes(c, b, cap);
+            cap_nodes(c, b, end && end - df_nodes(c) < cap ? end - df_nodes(c) : cap);
             df_set_epsilon(c, 1);
+            int no_rep = df_set_no_rep(c, 0);
             df_search(c, z, d, DF_PLAIN);
+            df_set_no_rep(c, no_rep);
             df_set_epsilon(c, DF_EPSILON_DIV);
         }
         pos_undo_move(z, ml->moves[i], &u);
@@ -142,9 +154,13 @@ static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm
 
 /* The exact value of the walk's attacker node z (plain length ub): the top-down
  * query and the settling of its other checks in turns, with a node cap that doubles
- * per round (df-pn resumes from the table, so a capped round is mostly not lost;
- * quadrupling measured worse on Zuko 6: 83 M nodes against 53 M), up to the walk's
- * cap.  -2 on a limit. */
+ * per round (quadrupling measured worse on Zuko 6: 83 M nodes against 53 M), up to
+ * the walk's cap.  The settling gets SETTLE_CAP_RATIO times the query's cap: a
+ * stopped query resumes badly (Zuko 6, ply 8: rounds of 1, 2, 4 and 8 M stopped
+ * before the settling landed, then 5 nodes), a stopped settling search well (its
+ * 5a4a: 10.8 M in capped rounds, 9.7 M in one).  The walk alone, ratio 1 to 16:
+ * Zuko 6 47.9 to 23.2 M nodes, 4 27.0 to 17.6 M, 24 31.6 to 19.7 M (ratio 4: Zuko
+ * 6 32.1 M, 4 19.4 M; 64: as 16).  -2 on a limit. */
 static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, Move pvm, int ub) {
     for (uint64_t cap = b->first_cap / 4 + 1;; cap *= 2) {
         if (walk_end && df_nodes(c) + cap > walk_end) cap = walk_end > df_nodes(c) ? walk_end - df_nodes(c) : 1;
@@ -152,7 +168,7 @@ static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, 
         int e = df_exact_or(c, z, ub, NULL);
         if (e > 0) return e;
         if (e == -1 || walk_spent(c, b, walk_end)) return -2;  /* (-1: not mated within ub, cannot happen) */
-        settle_alternatives(c, b, z, pvm, ub, cap);
+        settle_alternatives(c, b, z, pvm, ub, cap * SETTLE_CAP_RATIO, walk_end);
         if (walk_spent(c, b, walk_end)) return -2;
     }
 }
@@ -209,15 +225,17 @@ static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, u
 }
 
 /* The walk's settling (settle_alternatives) at every attacker node of the main line,
- * from its end back, each search capped at cap nodes: run by the owner of a pair
- * before bottom up, so that the walking thread finds the long plain no-mates it
- * needs in the table instead of racing its own query against them (Zuko 6, ply 8:
- * the query's stopped rounds cost 15 M nodes before the settling of 5a4a, 8.2 M,
- * landed). */
+ * each search capped at cap nodes: run by the owner of a pair before bottom up, so
+ * that the walking thread finds the long plain no-mates it needs in the table
+ * instead of racing its own query against them (Zuko 6, ply 8: the query's stopped
+ * rounds cost 15 M nodes before the settling of 5a4a, 8.2 M, landed).  From the root
+ * forward, while the walk comes from the end back: the two threads meet instead of
+ * settling the same nodes twice (Zuko 6 on two threads 30-33 s, against 55-56 s
+ * from the end back with the settling that now finishes in the walk itself). */
 static void settle_ahead(DfCtx *c, const Budget *b, const Position *root, int ub, uint64_t cap) {
     Line *l = line_new(c, root, ub);
-    for (int k = l && l->n ? (l->n - 1) & ~1 : -1; k >= 0 && !out_of_budget(c, b); k -= 2)
-        settle_alternatives(c, b, &l->at[k], l->pv[k], l->len_at[k], cap);
+    for (int k = 0; l && k < l->n && !out_of_budget(c, b); k += 2)
+        settle_alternatives(c, b, &l->at[k], l->pv[k], l->len_at[k], cap, 0);
     df_set_limits(c, b->nodes, b->deadline);
     free(l);
 }
