@@ -393,12 +393,14 @@ TEST(solve_length_search_variants_agree) {
 /* The same with a second thread on the table (solve's lone problem): bottom up and
  * the walk at once, the first exact answer stopping the other.  Repeated, since
  * which one wins (and what each finds in the table) varies from run to run; the
- * answer may not. */
+ * answer may not.  Zuko 22 (51 plies) is long enough for the owner to settle the
+ * main line ahead of the walk first (SETTLE_AHEAD_MIN_PLIES). */
 TEST(solve_pair_threads_agree) {
     static const struct { const char *sfen; int len; } probs[] = {
         {"9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1", 21},  /* Zuko 2 */
         {"n+B1sS4/1R1g5/1Ls6/2k6/2n6/3L5/R8/9/9 b B2P3gs2n2l16p 1", 21},      /* Zuko 5 */
         {"7n1/5+B+P1r/7k1/7+p1/6P2/7N1/7N1/8B/9 b N2Pr4g4s4l13p 1", 23},       /* Zuko 18 */
+        {"3g1+P1g1/3S2Ps1/2PpPkL2/4L4/4p2G1/4S4/1B1N1N3/1NN6/B6+r1 b Lrgsl12p 1", 51},  /* Zuko 22 */
     };
     static TsAnswer a, one;
     DfCtx *helper = df_new_helper(ctx());
