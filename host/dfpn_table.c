@@ -178,6 +178,15 @@ static void disproof_floor(const DfCtx *c, const uint8_t ah[8], uint8_t out[8]) 
     for (int k = 0; k < 8; k++) out[k] = (uint8_t)(ah[k] + (c->conv ? c->vanished[k] : 0));
 }
 
+/* A borrowed no-mate depth nm, or the futile rule's depth that a plain "no mate
+ * within plain_d" gives (futile_depth_of_plain, hd the defender's pieces in hand;
+ * -1: not used), whichever is deeper. */
+static int deeper_by_plain(int nm, int plain_d, int hd) {
+    if (hd < 0 || nm >= NOMATE_ABS) return nm;
+    int fd = futile_depth_of_plain(plain_d, hd);
+    return fd > nm ? fd : nm;
+}
+
 /* Plain-rule entries of pos that hold under the futile rule, by hand superiority:
  * proofs within depth, and disproofs of at least depth that are absolute or
  * drop-free (nomate_nd).  (Asking the plain rule first for every futile-rule query,
@@ -188,15 +197,6 @@ static void disproof_floor(const DfCtx *c, const uint8_t ah[8], uint8_t out[8]) 
  * of the same kind, which is all that its users and readers assume.
  * Under the futile rule a deep plain "no mate within D" holds too, whatever its
  * refutations, as "no mate within (D - 2h - 2) / 2" (futile_depth_of_plain). */
-/* A borrowed no-mate depth nm, or the futile rule's depth that a plain "no mate
- * within plain_d" gives (futile_depth_of_plain, hd the defender's pieces in hand;
- * -1: not used), whichever is deeper. */
-static int deeper_by_plain(int nm, int plain_d, int hd) {
-    if (hd < 0 || nm >= NOMATE_ABS) return nm;
-    int fd = futile_depth_of_plain(plain_d, hd);
-    return fd > nm ? fd : nm;
-}
-
 static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int depth, Probe *p, int *nomate,
                          uint8_t nh[8], int *nomate_s, uint8_t nsh[8]) {
     uint8_t ah[8], dh[8], ahd[8];

@@ -99,8 +99,13 @@ static int walk_spent(DfCtx *c, const Budget *b, uint64_t walk_end) {
     return out_of_budget(c, b) || (walk_end && df_nodes(c) >= walk_end);
 }
 
-/* The next searches may use cap more nodes (0: no cap), within the problem's limits. */
-static void cap_nodes(DfCtx *c, const Budget *b, uint64_t cap) {
+/* The next searches may use cap more nodes (0: no cap), within the problem's limits
+ * and up to `end` (the walk's share, 0: none; at least one node). */
+static void cap_nodes(DfCtx *c, const Budget *b, uint64_t cap, uint64_t end) {
+    if (end) {
+        uint64_t left = end > df_nodes(c) ? end - df_nodes(c) : 1;
+        if (!cap || cap > left) cap = left;
+    }
     uint64_t n = cap ? df_nodes(c) + cap : 0;
     if (b->nodes && (!n || b->nodes < n)) n = b->nodes;
     df_set_limits(c, n, b->deadline);
@@ -140,7 +145,7 @@ static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm
         pos_do_move(z, ml->moves[i], &u);
         int d = df_plain_depth_for_futile(z, ub - 1);
         if (df_probe(c, z, d, DF_PLAIN).result == DF_UNKNOWN) {
-            cap_nodes(c, b, end && end - df_nodes(c) < cap ? end - df_nodes(c) : cap);
+            cap_nodes(c, b, cap, end);
             df_set_epsilon(c, 1);
             int no_rep = df_set_no_rep(c, 0);
             df_search(c, z, d, DF_PLAIN);
@@ -163,8 +168,7 @@ static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm
  * 6 32.1 M, 4 19.4 M; 64: as 16).  -2 on a limit. */
 static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, Move pvm, int ub) {
     for (uint64_t cap = b->first_cap / 4 + 1;; cap *= 2) {
-        if (walk_end && df_nodes(c) + cap > walk_end) cap = walk_end > df_nodes(c) ? walk_end - df_nodes(c) : 1;
-        cap_nodes(c, b, cap);
+        cap_nodes(c, b, cap, walk_end);
         int e = df_exact_or(c, z, ub, NULL);
         if (e > 0) return e;
         if (e == -1 || walk_spent(c, b, walk_end)) return -2;  /* (-1: not mated within ub, cannot happen) */
@@ -241,10 +245,10 @@ static void settle_ahead(DfCtx *c, const Budget *b, const Position *root, int ub
 }
 
 /* Two threads on one table: the owner asks df_exact_or(pos, ub) bottom up (with
- * PAIR_WALK after settle_ahead) while the
- * helper, on a copy of pos, walks the main line (walk_exact, PAIR_WALK) or splits
- * the last bound by root check (split_last_bound, PAIR_SPLIT); the owner's end stops the
- * helper, a walk's exact answer stops the owner.  Returns -3 when the runtime gave
+ * PAIR_WALK after settle_ahead) while the helper, on a copy of pos, walks the main
+ * line (walk_exact, PAIR_WALK) or splits the last bound by root check
+ * (split_last_bound, PAIR_SPLIT); the owner's end stops the helper, a walk's exact
+ * answer stops the owner.  Returns -3 when the runtime gave
  * one thread only, else the owner's df_exact_or (its *lb set); *walk_L the walk's. */
 enum { PAIR_WALK, PAIR_SPLIT };
 static int pair_run(DfCtx *c, DfCtx *h, int kind, Position *pos, int ub, int *lb, const Budget *b, int *walk_L) {
@@ -318,7 +322,7 @@ int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, double t0, 
     }
     int best_lb = 1;
     for (uint64_t cap = b.first_cap;; cap *= 2) {
-        cap_nodes(c, &b, cap);
+        cap_nodes(c, &b, cap, 0);
         int lb = 1, L = df_exact_or(c, pos, U, &lb);
         if (lb > best_lb) best_lb = lb;
         a->length_lb = best_lb;
