@@ -19,7 +19,7 @@ const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--length-search auto|up|walk] [--max-length N]\n"
-    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [SFEN ...]\n"
+    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--trace] [SFEN ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
     "excluded, exact length (no mate in L-2 is proved), main line, 駒余り, 余詰.\n"
@@ -66,6 +66,10 @@ const char USAGE_SOLVE[] =
     "                \"length_lb\" (no mate within N is proved; a longer mate may exist)\n"
     "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
     "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
+    "  --trace       stderr: the exact-length search step by step (each bottom-up\n"
+    "                round, the walk's line and each of its steps: exact value,\n"
+    "                nodes, seconds, and the nodes of its query and its settling);\n"
+    "                replaces the progress line\n"
     "On a terminal, stderr shows progress: problems done, or for a lone problem its\n"
     "nodes and seconds.\n"
     "Exit status: 0, or 2 if an input was rejected (its line has \"result\":\"error\").\n";
@@ -88,7 +92,7 @@ typedef struct {
     uint64_t nodes;
     double time_s;
     int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
-        max_length;
+        max_length, trace;
     const char *kif_dir;
     int progress;  /* stderr is a terminal: problems done, or a lone problem's nodes and seconds */
 } SolveOpts;
@@ -247,11 +251,12 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
         free_contexts(ctx, helper, threads);
         return -1;
     }
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0, 0};
     /* --max-length on a lone problem: the spare thread splits the last bound by root
      * check (TSUMEGEN_SPLIT=0: the owner alone, to compare) */
     const char *sb = getenv("TSUMEGEN_SPLIT");
     to.split_bounded = !(sb && *sb && atoi(sb) == 0);
+    to.trace = o->trace;
 #pragma omp parallel num_threads(threads)
     {
 #ifdef _OPENMP
@@ -333,6 +338,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         }
         else if (!strcmp(s, "--verify")) o->verify = 1;
         else if (!strcmp(s, "--no-flaws")) o->flaws = 0;
+        else if (!strcmp(s, "--trace")) o->trace = 1;
         else if (!strcmp(s, "--apply-moves")) o->apply_moves = 1;
         else if (!strcmp(s, "--strict-hands")) o->strict = 1;
         else if (s[0] == '-' && s[1] == '-') return cli_error(cmd, "unknown option '%s' (see tsumegen %s --help)", s, cmd);
@@ -393,7 +399,7 @@ int cmd_solve(int argc, char **argv) {
         prepare(&jobs[i], &o);
         if (!jobs[i].ok) { bad = 1; fprintf(stderr, "tsumegen solve: input %d: %s\n", i + 1, jobs[i].err); }
     }
-    o.progress = isatty(2);
+    o.progress = isatty(2) && !o.trace;
     int failed = run_jobs(jobs, n, &o, stdout) < 0;
     free_jobs(jobs, n);
     return bad || failed ? EXIT_USAGE : EXIT_OK;

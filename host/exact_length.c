@@ -3,6 +3,8 @@
  * WALK_MIN_PLIES on, the walk along the main line (walk_exact), in turns on one
  * thread or side by side on two sharing the table (pair_run). */
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -10,6 +12,7 @@
 #include <string.h>
 #include "exact_length.h"
 #include "split.h"
+#include "sfen.h"
 
 /* exact_length: the plain length from which the main-line walk takes turns with the
  * bottom-up search, and their first node cap (a walk step's first cap is a quarter) */
@@ -88,7 +91,23 @@ typedef struct {
     uint64_t nodes;      /* the problem's node limit (0 = none) */
     double deadline;     /* and its deadline (0 = none) */
     uint64_t first_cap;  /* exact_length's first round cap; a walk step's is a quarter */
+    int trace;           /* solve --trace: the steps on stderr */
 } Budget;
+
+/* solve --trace: one line per step on stderr (one fprintf each, so the lines of a
+ * pair's two threads do not mix).  Says where a long problem's search goes: which
+ * walk step, and whether its nodes went into the query or the settling. */
+static void trace_step(const Budget *b, const char *fmt, ...) {
+    if (!b->trace) return;
+    char line[TS_MAX_PV * 7 + 128];  /* (room for the walk's whole line) */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "trace: %s\n", line);
+}
+
+static double mega(uint64_t n) { return (double)n / 1e6; }
 
 static int out_of_budget(DfCtx *c, const Budget *b) {
     return (b->nodes && df_nodes(c) >= b->nodes) || (b->deadline > 0 && df_now() >= b->deadline) || df_stopped(c);
@@ -169,10 +188,16 @@ static void settle_alternatives(DfCtx *c, const Budget *b, Position *z, Move pvm
 static int walk_step(DfCtx *c, const Budget *b, uint64_t walk_end, Position *z, Move pvm, int ub) {
     for (uint64_t cap = b->first_cap / 4 + 1;; cap *= 2) {
         cap_nodes(c, b, cap, walk_end);
+        uint64_t n0 = df_nodes(c);
         int e = df_exact_or(c, z, ub, NULL);
+        trace_step(b, "walk   query, cap %.2f M: %s, %.2f M nodes", mega(cap), e > 0 ? "exact" : "stopped",
+                   mega(df_nodes(c) - n0));
         if (e > 0) return e;
         if (e == -1 || walk_spent(c, b, walk_end)) return -2;  /* (-1: not mated within ub, cannot happen) */
+        n0 = df_nodes(c);
         settle_alternatives(c, b, z, pvm, ub, cap * SETTLE_CAP_RATIO, walk_end);
+        trace_step(b, "walk   settling the other checks, cap %.2f M each: %.2f M nodes", mega(cap * SETTLE_CAP_RATIO),
+                   mega(df_nodes(c) - n0));
         if (walk_spent(c, b, walk_end)) return -2;
     }
 }
@@ -219,9 +244,25 @@ static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, u
         l->len_at[0] = ub;
         l->pv[0] = MOVE_NONE;
     }
+    if (b->trace) {
+        char line[TS_MAX_PV * 7 + 1] = "";
+        size_t at = 0;
+        for (int i = 0; i < l->n; i++) {
+            line[at++] = ' ';
+            move_format(l->pv[i], line + at);
+            at += strlen(line + at);
+        }
+        trace_step(b, "walk along the plain line (%d plies):%s", l->n, line);
+    }
     for (int k = l->n ? (l->n - 1) & ~1 : 0; k >= 0; k -= 2) {  /* (the last attacker ply, backwards) */
         Position p = l->at[k];
+        uint64_t n0 = df_nodes(c);
+        double t0 = df_now();
         e = walk_step(c, b, walk_end, &p, l->pv[k], l->len_at[k]);
+        char mv[8] = "-";
+        if (l->n) move_format(l->pv[k], mv);
+        trace_step(b, "walk ply %d (%s, plain %d): %s %d, %.2f M nodes, %.1f s", k, mv, l->len_at[k],
+                   e > 0 ? "exact" : "stopped", e > 0 ? e : 0, mega(df_nodes(c) - n0), df_now() - t0);
         if (e < 0) break;
     }
     free(l);
@@ -291,6 +332,8 @@ static int pair_run(DfCtx *c, DfCtx *h, int kind, Position *pos, int ub, int *lb
 static int exact_length_pair(DfCtx *c, DfCtx *h, Position *pos, int U, const Budget *b, TsAnswer *a) {
     int lb = 1, L_walk, L_up = pair_run(c, h, PAIR_WALK, pos, U, &lb, b, &L_walk);
     if (L_up == -3) return -3;
+    trace_step(b, "pair: bottom up %s %d, the walk %s", L_up > 0 ? "exact" : "at least", L_up > 0 ? L_up : lb,
+               L_walk > 0 ? "exact" : "stopped");
     TG_ASSERT(L_up <= 0 || L_walk <= 0 || L_up == L_walk);
     int L = L_up > 0 ? L_up : L_walk > 0 ? L_walk : -2;
     a->length_lb = L > 0 ? L : lb;
@@ -305,7 +348,10 @@ static int exact_length_pair(DfCtx *c, DfCtx *h, Position *pos, int U, const Bud
  * as bottom up alone, about as many nodes; Zuko 6 and 4 exact only this way.  Sets
  * a->length_lb from the bottom-up rounds; returns as df_exact_or. */
 int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, double t0, TsAnswer *a) {
-    Budget b = {o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0, o->first_cap ? o->first_cap : EXACT_FIRST_CAP};
+    Budget b = {o->node_limit, o->time_limit > 0 ? t0 + o->time_limit : 0, o->first_cap ? o->first_cap : EXACT_FIRST_CAP,
+                o->trace};
+    trace_step(&b, "plain mate %d after %.2f M nodes, %.1f s: now the exact length", U, mega(df_nodes(c)),
+               df_now() - t0);
     if (o->length_search == TS_LEN_UP || (o->length_search == TS_LEN_AUTO && U < WALK_MIN_PLIES))
         return df_exact_or(c, pos, U, &a->length_lb);
     if (o->length_search == TS_LEN_WALK) {
@@ -325,6 +371,7 @@ int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, double t0, 
         cap_nodes(c, &b, cap, 0);
         int lb = 1, L = df_exact_or(c, pos, U, &lb);
         if (lb > best_lb) best_lb = lb;
+        trace_step(&b, "bottom up, cap %.2f M: %s %d", mega(cap), L > 0 ? "exact" : "at least", L > 0 ? L : lb);
         a->length_lb = best_lb;
         if (L != -2 || out_of_budget(c, &b)) {  /* (-1, not mated within U, cannot happen) */
             df_set_limits(c, b.nodes, b.deadline);
@@ -342,7 +389,7 @@ int exact_length(DfCtx *c, Position *pos, int U, const TsOptions *o, double t0, 
 
 int exact_bounded(DfCtx *c, DfCtx *h, Position *pos, int ub, double deadline, int *lb) {
     int L = -3, walk_L;
-    Budget b = {0, deadline, 0};
+    Budget b = {0, deadline, 0, 0};
     if (h) L = pair_run(c, h, PAIR_SPLIT, pos, ub, lb, &b, &walk_L);
     if (L == -3) L = df_exact_or(c, pos, ub, lb);
     return L;

@@ -69,6 +69,7 @@ typedef struct {
                              unbounded search (no mate within it: result unknown, length_lb) */
     int split_bounded;    /* with max_length and a helper: the helper splits the last bound by
                              root check (split_last_bound in split.c) */
+    int trace;            /* stderr: the exact-length search's steps (exact_length.c) */
 } TsOptions;
 enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 

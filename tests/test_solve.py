@@ -375,6 +375,27 @@ def cli():
               "two threads, one problem: rc %d %s" % (p.returncode, p.stdout[:300]))
 
 
+def trace():
+    """--trace: the exact-length search's steps on stderr, the answer unchanged.  Zuko
+    22 (51 plies) by the walk alone: its line, a step per attacker ply down to the root
+    (which says the exact length), each step's query."""
+    z22 = [l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv") if l.startswith("zukou-022\t")][0]
+    base = [EXE, "solve", "--threads", "1", "--hash", "64", "--no-flaws", "--length-search", "walk"]
+    quiet = subprocess.run(base + [z22], capture_output=True, text=True)
+    p = subprocess.run(base + ["--trace", z22], capture_output=True, text=True)
+    r = json.loads(p.stdout) if p.returncode == 0 else {}
+    lines = p.stderr.splitlines()
+    steps = [l for l in lines if l.startswith("trace: walk ply ")]
+    check(p.returncode == 0 and r.get("length") == 51 and "length_exact" not in r and
+          any(l.startswith("trace: plain mate ") for l in lines) and
+          any(l.startswith("trace: walk along the plain line (") for l in lines) and
+          any(l.startswith("trace: walk   query, cap ") for l in lines) and
+          len(steps) >= 2 and steps[-1].startswith("trace: walk ply 0 (") and "exact 51," in steps[-1],
+          "--trace: rc %d %s %s" % (p.returncode, p.stdout[:200], p.stderr[-600:]))
+    check("trace:" not in quiet.stderr and json.loads(quiet.stdout)["length"] == 51,
+          "no trace without --trace: " + quiet.stderr[:300])
+
+
 def table_sizes():
     """A composed 25-ply perfect problem (the 500 x 50 GA run of 2026-11-25) whose
     unbounded 余詰 confirmation (the defender's reply to 3e1c at ply 9) thrashed for
@@ -575,6 +596,7 @@ def max_length():
 
 def main():
     cli()
+    trace()
     table_sizes()
     superiority_disproof()
     max_length()
