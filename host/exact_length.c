@@ -94,17 +94,20 @@ typedef struct {
     int trace;           /* solve --trace: the steps on stderr */
 } Budget;
 
-/* solve --trace: one line per step on stderr (one fprintf each, so the lines of a
- * pair's two threads do not mix).  Says where a long problem's search goes: which
- * walk step, and whether its nodes went into the query or the settling. */
+/* solve --trace: one line per step on stderr, written under the stream's lock so
+ * that the lines of a pair's two threads do not mix.  Says where a long problem's
+ * search goes: which walk step, and whether its nodes went into the query or the
+ * settling. */
 static void trace_step(const Budget *b, const char *fmt, ...) {
     if (!b->trace) return;
-    char line[TS_MAX_PV * 7 + 128];  /* (room for the walk's whole line) */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    flockfile(stderr);
+    fputs("trace: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    funlockfile(stderr);
     va_end(ap);
-    fprintf(stderr, "trace: %s\n", line);
 }
 
 static double mega(uint64_t n) { return (double)n / 1e6; }
