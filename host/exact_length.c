@@ -262,10 +262,11 @@ static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, u
         uint64_t n0 = df_nodes(c);
         double t0 = df_now();
         e = walk_step(c, b, walk_end, &p, l->pv[k], l->len_at[k]);
-        char mv[8] = "-";
+        char mv[8] = "-", val[24] = "stopped";
         if (l->n) move_format(l->pv[k], mv);
-        trace_step(b, "walk ply %d (%s, plain %d): %s %d, %.2f M nodes, %.1f s", k, mv, l->len_at[k],
-                   e > 0 ? "exact" : "stopped", e > 0 ? e : 0, mega(df_nodes(c) - n0), df_now() - t0);
+        if (e > 0) snprintf(val, sizeof val, "exact %d", e);
+        trace_step(b, "walk ply %d (%s, plain %d): %s, %.2f M nodes, %.1f s", k, mv, l->len_at[k], val,
+                   mega(df_nodes(c) - n0), df_now() - t0);
         if (e < 0) break;
     }
     free(l);

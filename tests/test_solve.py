@@ -22,6 +22,7 @@ Last line: "solve: N passed, N failed" (one count per problem checked).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -394,6 +395,12 @@ def trace():
           "--trace: rc %d %s %s" % (p.returncode, p.stdout[:200], p.stderr[-600:]))
     check("trace:" not in quiet.stderr and json.loads(quiet.stdout)["length"] == 51,
           "no trace without --trace: " + quiet.stderr[:300])
+    # a node limit inside the walk: the step says stopped, with no value
+    p = subprocess.run(base + ["--nodes", "80000", "--trace", z22], capture_output=True, text=True)
+    r = json.loads(p.stdout) if p.returncode == 0 else {}
+    steps = [l for l in p.stderr.splitlines() if l.startswith("trace: walk ply ")]
+    check(r.get("length_exact") is False and steps and re.match(r"trace: walk ply \d+ \(\S+, plain \d+\): stopped, ", steps[-1]),
+          "--trace, stopped step: %s %s" % (p.stdout[:200], steps[-1:]))
 
 
 def table_sizes():
