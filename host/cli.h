@@ -7,6 +7,7 @@
 #define EXIT_OK 0
 #define EXIT_FAIL 1   /* ran, but the answer is "no" (reserved for solve/verify) */
 #define EXIT_USAGE 2  /* bad usage or bad input */
+#define EXIT_INTERRUPTED 130  /* stopped by Ctrl-C (128 + SIGINT, as the shell reports it) */
 
 typedef struct {
     const char *name;

@@ -2,6 +2,7 @@
  * parallel (OpenMP, output in input order), progress on a terminal, KIF output;
  * and `tsumegen bench solve`. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,11 @@ const char USAGE_SOLVE[] =
     "                replaces the progress line\n"
     "On a terminal, stderr shows progress: problems done, or for a lone problem its\n"
     "nodes and seconds.\n"
-    "Exit status: 0, or 2 if an input was rejected (its line has \"result\":\"error\").\n";
+    "Ctrl-C stops the searches as a limit would and still prints every answer in order\n"
+    "(those cut short or never begun say \"interrupted\" in their notes); a second\n"
+    "Ctrl-C ends it at once.\n"
+    "Exit status: 0, 2 if an input was rejected (its line has \"result\":\"error\"),\n"
+    "130 after Ctrl-C.\n";
 
 typedef struct {
     char *text;           /* the input line (SFEN part) */
@@ -85,6 +90,7 @@ typedef struct {
     TsAnswer ans;
     char *json;
     int done;
+    int interrupted;      /* Ctrl-C came before its search ended (or began) */
 } Job;
 
 typedef struct {
@@ -214,6 +220,33 @@ static void lone_progress(void *arg, uint64_t nodes) {
     fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s ", nodes / 1e6, df_now() - p->t0);
 }
 
+/* Ctrl-C (solve's SIGINT handler): the searches stop as at a limit, the problems
+ * not yet begun are not searched, and every answer is still printed in input
+ * order; a second Ctrl-C ends the process at once. */
+static void on_sigint(int sig) {
+    (void)sig;
+    df_interrupt();
+    signal(SIGINT, SIG_DFL);
+}
+
+/* One job's search, unless Ctrl-C came first; an answer that Ctrl-C may have cut
+ * short says so in its notes. */
+static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
+    TsAnswer *a = &j->ans;
+    int before = df_interrupted();
+    if (before) {
+        memset(a, 0, sizeof *a);
+        a->result = TS_UNKNOWN;
+        a->verified = -1;
+    } else
+        ts_solve(c, &j->pos, to, a);
+    if (!df_interrupted()) return;
+    j->interrupted = 1;
+    if (a->nnotes < TS_MAX_NOTES)
+        snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "%s",
+                 before ? "interrupted: not searched (Ctrl-C)" : "interrupted: Ctrl-C stopped the search; what it had settled stands");
+}
+
 /* Frees run_jobs' contexts (either array may be NULL, as may any entry). */
 static void free_contexts(DfCtx **ctx, DfCtx **helper, int threads) {
     for (int t = 0; t < threads; t++) {
@@ -272,7 +305,7 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
 #pragma omp for schedule(dynamic, 1)
         for (int i = 0; i < n; i++) {
             Job *j = &jobs[i];
-            if (j->ok) ts_solve(c, &j->pos, &mine, &j->ans);
+            if (j->ok) interruptible_solve(c, j, &mine);
             render(j, o);
             write_kif(j, i, o);
 #pragma omp critical(solve_out)
@@ -400,8 +433,17 @@ int cmd_solve(int argc, char **argv) {
         if (!jobs[i].ok) { bad = 1; fprintf(stderr, "tsumegen solve: input %d: %s\n", i + 1, jobs[i].err); }
     }
     o.progress = isatty(2) && !o.trace;
+    void (*old)(int) = signal(SIGINT, on_sigint);  /* (not while reading the input) */
     int failed = run_jobs(jobs, n, &o, stdout) < 0;
+    signal(SIGINT, old);
+    int cut = 0;
+    for (int i = 0; i < n; i++) cut += jobs[i].interrupted;
     free_jobs(jobs, n);
+    if (df_interrupted()) {
+        fprintf(stderr, "tsumegen solve: interrupted: %d of %d answers complete; %d cut short or not begun (note \"interrupted\")\n",
+                n - cut, n, cut);
+        return EXIT_INTERRUPTED;
+    }
     return bad || failed ? EXIT_USAGE : EXIT_OK;
 }
 

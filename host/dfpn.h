@@ -67,8 +67,13 @@ DfCtx *df_new_helper(DfCtx *owner);
  * abort flag is cleared and its limits are (node_limit, deadline). */
 void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop);
 void df_share_end(DfCtx *owner, DfCtx *helper, uint64_t node_limit, double deadline);
-/* The other thread of a shared search asked this one to stop. */
+/* The other thread of a shared search asked this one to stop, or df_interrupt ran. */
 int df_stopped(const DfCtx *c);
+/* Stops every search of every context at its next limit check, as a limit would
+ * (their answers are unknown), for the rest of the process: solve's Ctrl-C.  Safe
+ * in a signal handler. */
+void df_interrupt(void);
+int df_interrupted(void);
 /* Starts a new problem: attacker colour, limits (0 = none; deadline in seconds of
  * CLOCK_MONOTONIC, 0 = none).  Old table entries are invalidated (generation). */
 void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline);

@@ -93,7 +93,14 @@ void df_share_end(DfCtx *owner, DfCtx *helper, uint64_t node_limit, double deadl
     df_set_limits(owner, node_limit, deadline);
 }
 
-int df_stopped(const DfCtx *c) { return c->stop && atomic_load_explicit(c->stop, memory_order_relaxed); }
+/* (a lock-free atomic: stored from a signal handler) */
+static atomic_int interrupted_all;
+void df_interrupt(void) { atomic_store(&interrupted_all, 1); }
+int df_interrupted(void) { return atomic_load_explicit(&interrupted_all, memory_order_relaxed); }
+
+int df_stopped(const DfCtx *c) {
+    return df_interrupted() || (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed));
+}
 
 int df_aborted(const DfCtx *c) { return c->aborted; }
 void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline) {

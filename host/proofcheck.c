@@ -95,7 +95,8 @@ static int walk_or(Pc *p, Position *pos, int b) {
             pos_undo_move(pos, ml->moves[i], &u);
             if (r.result == DF_PROVEN) { best_len = r.len; best = ml->moves[i]; }
             else if (r.result == DF_DISPROVEN) open[i] = 0, nopen--;
-            else if (lim == p->node_limit || (p->deadline > 0 && df_now() >= p->deadline)) p->undecided = 1;
+            else if (lim == p->node_limit || (p->deadline > 0 && df_now() >= p->deadline) || df_stopped(p->c))
+                p->undecided = 1;
         }
     df_set_limits(p->c, p->node_limit, p->deadline);
     free(w);

@@ -23,8 +23,10 @@ Last line: "solve: N passed, N failed" (one count per problem checked).
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import cshogi  # the independent cross-check of the record deviations (installed by .ci/run)
 
@@ -403,6 +405,39 @@ def trace():
           "--trace, stopped step: %s %s" % (p.stdout[:200], steps[-1:]))
 
 
+def interrupt():
+    """Ctrl-C: the searches stop as at a limit and every answer is printed in input
+    order: the finished one complete, the one cut short and the one never begun
+    unknown with an "interrupted" note; exit status 130.  (Zuko 8's first search
+    alone takes minutes, so it is surely running when the signal comes.)"""
+    rows = {l.split("\t")[0]: l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv")}
+    quick, slow = rows["zukou-002"], rows["zukou-008"]
+    p = subprocess.Popen([EXE, "solve", "--threads", "1", "--hash", "64"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stdin.write("\n".join([quick, slow, quick]) + "\n")
+    p.stdin.close()
+    p.stdin = None  # (communicate below must not flush it)
+    first = p.stdout.readline()
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    try:
+        rest, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rest, err = p.communicate()
+    try:
+        got = [json.loads(l) for l in [first] + rest.splitlines()]
+    except ValueError:
+        got = []
+    ok = p.returncode == 130 and len(got) == 3 and "interrupted" in err
+    if ok:
+        a, b, c = got
+        ok = (a["result"] == "mate" and a["length"] == 21 and not any("interrupted" in n for n in a["notes"]) and
+              b["result"] == "unknown" and any(n.startswith("interrupted: Ctrl-C") for n in b["notes"]) and
+              c["result"] == "unknown" and c["nodes"] == 0 and any(n.startswith("interrupted: not searched") for n in c["notes"]))
+    check(ok, "Ctrl-C: rc %s, %s %s" % (p.returncode, (first + rest)[:600], err[:300]))
+
+
 def table_sizes():
     """A composed 25-ply perfect problem (the 500 x 50 GA run of 2026-11-25) whose
     unbounded 余詰 confirmation (the defender's reply to 3e1c at ply 9) thrashed for
@@ -604,6 +639,7 @@ def max_length():
 def main():
     cli()
     trace()
+    interrupt()
     table_sizes()
     superiority_disproof()
     max_length()
