@@ -29,6 +29,7 @@ int cmd_perft(int argc, char **argv);
 int cmd_moves(int argc, char **argv);
 int cmd_mate1(int argc, char **argv);
 int cmd_kif(int argc, char **argv);
+int cmd_sfen(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_screen(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
@@ -39,6 +40,6 @@ extern const char USAGE_SOLVE[];
 int cmd_compose(int argc, char **argv);
 extern const char USAGE_COMPOSE[];
 int bench_solve(int count, int threads);  /* cmd_solve.c: `tsumegen bench solve` */
-extern const char USAGE_PERFT[], USAGE_MOVES[], USAGE_MATE1[], USAGE_KIF[], USAGE_BENCH[];
+extern const char USAGE_PERFT[], USAGE_MOVES[], USAGE_MATE1[], USAGE_KIF[], USAGE_SFEN[], USAGE_BENCH[];
 
 #endif

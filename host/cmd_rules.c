@@ -1,9 +1,10 @@
-/* cmd_rules.c - subcommands over the rules core: perft, moves, mate1, kif. */
+/* cmd_rules.c - subcommands over the rules core: perft, moves, mate1, kif, sfen. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "kif.h"
+#include "kif_read.h"
 #include "perft.h"
 #include "../core/mate1.h"
 
@@ -18,6 +19,15 @@ const char USAGE_MOVES[] =
     "  --evasions  replies to check (the side to move must be in check)\n"
     "Without SFEN, reads one SFEN per line from stdin and prints one line each\n"
     "(a bad line prints 'error: ...' and the exit status becomes 2).\n";
+const char USAGE_SFEN[] =
+    "usage: tsumegen sfen [--strict-hands] [FILE ...]\n"
+    "Reads KIF (Kakinoki: board diagrams as BOD, or 手合割：平手, and move lists;\n"
+    "UTF-8 or Shift_JIS) from the files or stdin and prints one line per game:\n"
+    "`SFEN` or `SFEN moves USI...` (the main line up to 詰み/投了/...; variations\n"
+    "skipped), the input `solve` takes: tsumegen sfen problems.kif | tsumegen solve\n"
+    "The defender's hand follows the hand convention unless --strict-hands (残り全部\n"
+    "always does).  A bad game is reported as FILE:LINE on stderr and skipped; the\n"
+    "exit status is then 2.\n";
 const char USAGE_MATE1[] =
     "usage: tsumegen mate1 [--strict-hands] [SFEN]\n"
     "Prints every move that checkmates at once (no legal reply remains; pawn-drop\n"
@@ -202,4 +212,75 @@ int cmd_kif(int argc, char **argv) {
         pos_do_move(&cur, moves[n++], &u);
     }
     return kif_write(stdout, &pos, moves, n, a.comment) ? cli_error("kif", "write error") : EXIT_OK;
+}
+
+/* Prints each game of one KIF text as an SFEN line; 0, or 1 if a game was bad. */
+static int sfen_of_kif(const char *name, const char *data, size_t n, int strict) {
+    char err[ERR_MAX + 64];
+    KifReader *r = kif_reader_new(data, n, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "tsumegen sfen: %s: %s\n", name, err);
+        return 1;
+    }
+    KifGame *g = malloc(sizeof *g);
+    int bad = !g, rc;
+    while (g && (rc = kif_reader_next(r, strict, g, err, sizeof err)) != 0) {
+        if (rc < 0) {
+            fprintf(stderr, "tsumegen sfen: %s: %s\n", name, err);
+            bad = 1;
+            continue;
+        }
+        char sfen[SFEN_MAX], mv[8];
+        sfen_format(&g->pos, sfen, sizeof sfen);
+        fputs(sfen, stdout);
+        for (int i = 0; i < g->n; i++) {
+            move_format(g->moves[i], mv);
+            printf("%s%s", i ? " " : " moves ", mv);
+        }
+        putchar('\n');
+    }
+    free(g);
+    kif_reader_free(r);
+    return bad;
+}
+
+/* The whole of f (NULL on a read error or out of memory). */
+static char *slurp(FILE *f, size_t *n) {
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap);
+    *n = 0;
+    while (buf) {
+        *n += fread(buf + *n, 1, cap - *n, f);
+        if (ferror(f)) break;
+        if (*n < cap) return buf;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb) break;
+        buf = nb;
+    }
+    free(buf);
+    return NULL;
+}
+
+int cmd_sfen(int argc, char **argv) {
+    int strict = 0, nfiles = 0, bad = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--strict-hands")) strict = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) return cli_error("sfen", "unknown option '%s' (see tsumegen sfen --help)", argv[i]);
+        else argv[1 + nfiles++] = argv[i];  /* (the files, in order, after the options) */
+    }
+    for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
+        const char *name = nfiles ? argv[1 + i] : "-";
+        FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
+        size_t n = 0;
+        char *data = f ? slurp(f, &n) : NULL;
+        if (f && f != stdin) fclose(f);
+        if (!data) {
+            fprintf(stderr, "tsumegen sfen: %s: %s\n", name, f ? "read error" : "cannot open");
+            bad = 1;
+            continue;
+        }
+        bad |= sfen_of_kif(strcmp(name, "-") ? name : "stdin", data, n, strict);
+        free(data);
+    }
+    return bad ? EXIT_USAGE : EXIT_OK;
 }
