@@ -18,18 +18,10 @@ import cshogi
 import cshogi.KIF
 import shogi.KIF  # python-shogi
 
+from tally import check, summary
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 EXE = os.path.join(ROOT, os.environ.get("BIN", "bin"), "tsumegen")
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what)
 
 
 def problems():
@@ -195,8 +187,7 @@ def main():
         cshogi_written(probs[:60], tmp)
         dialects(tmp)
         bad_input(tmp)
-    print("kif: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary("kif")
 
 
 if __name__ == "__main__":

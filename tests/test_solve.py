@@ -29,24 +29,12 @@ import sys
 import time
 
 import cshogi  # the independent cross-check of the record deviations (installed by .ci/run)
+from tally import check, summary
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BIN = os.environ.get("BIN", "bin")
 EXE = os.path.join(ROOT, BIN, "tsumegen")
 SAN = "san" in BIN
-passed = failed = 0
-failures = []
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        if len(failures) < 40:
-            failures.append(what)
-            print("FAIL " + what[:600])
 
 
 def solve(lines, *opts):
@@ -659,8 +647,7 @@ def main():
     # problem, the same answers.
     edo("--length-search", "walk")
     shogiboardq(200, "--length-search", "walk")
-    print("solve: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary("solve")
 
 
 if __name__ == "__main__":

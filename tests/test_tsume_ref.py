@@ -39,6 +39,7 @@ import cshogi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_solve import board_rows, board_text  # noqa: E402
+from tally import check, summary  # noqa: E402
 from tsume_ref import PlainForbidden, TsumeRef, Undecided  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -46,16 +47,6 @@ BIN = os.environ.get("BIN", "bin")
 EXE = os.path.join(ROOT, BIN, "tsumegen")
 SAN = "san" in BIN
 NODE_LIMIT = 25_000
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL " + what[:600])
 
 
 def data_rows(path):
@@ -403,8 +394,7 @@ def main():
               (label, solved, nq, decided, cooks, time.time() - t))
         check(decided >= floor, "余詰, %s: only %d alternatives decided (floor %d)" % (label, decided, floor))
     print("%.1f s" % (time.time() - t0))
-    print("tsume-ref: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary("tsume-ref")
 
 
 if __name__ == "__main__":
