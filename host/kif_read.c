@@ -174,7 +174,8 @@ static int hand_line(Game *g, int side, const char *s, int line, char *err, size
         const char *letter = k >= 0 ? strchr(HAND_LETTERS, PIECE_SFEN[k][0]) : NULL;
         if (!letter || PIECE_SFEN[k][0] == '+' || PIECE_SFEN[k][0] == 'K')
             return fail(err, errlen, line, "not a piece in hand: '%s'", k >= 0 ? PIECE_NAMES[k] : excerpt(s, 4, ex));
-        g->hand[side][letter - HAND_LETTERS] += eat_count(&s);
+        int *have = &g->hand[side][letter - HAND_LETTERS];
+        if ((*have += eat_count(&s)) > 18) return fail(err, errlen, line, "more than 18 of a piece in hand");
     }
     return 0;
 }
@@ -217,7 +218,9 @@ static int move_line(Game *g, const Position *cur, const char *s, int line, char
     char ex[64];
     while (*s == ' ') s++;
     int num = 0;
+    const char *digits = s;
     while (*s >= '0' && *s <= '9') num = num * 10 + *s++ - '0';
+    if (s == digits) return 0;  /* no move number: not a move line ("  まで21手で詰み") */
     while (*s == ' ') s++;
     if (eat(&s, RESULTS, (int)(sizeof RESULTS / sizeof RESULTS[0])) >= 0) {
         g->done = 1;
@@ -257,12 +260,9 @@ static int move_line(Game *g, const Position *cur, const char *s, int line, char
             if (move_is_drop(m) || sq_file(move_to(m)) + 1 != tf || sq_rank(move_to(m)) + 1 != tr ||
                 !!move_is_promo(m) != promo)
                 continue;
-            char name[8];
-            int pt = piece_type(cur->board[move_from(m)]);
-            snprintf(name, sizeof name, "%s", PIECE_SFEN[k]);
             static const char *const SFEN_OF[PIECE_TYPE_NB] = {"", "P", "L", "N", "S", "B", "R", "G", "K",
                                                                "+P", "+L", "+N", "+S", "+B", "+R"};
-            if (strcmp(SFEN_OF[pt], name)) continue;
+            if (strcmp(SFEN_OF[piece_type(cur->board[move_from(m)])], PIECE_SFEN[k])) continue;
             if (found++) return fail(err, errlen, line, "ambiguous move without its origin square");
             move_format(m, usi);
         }
@@ -283,26 +283,38 @@ static int new_game_line(const Game *g, const char *s) {
     return 0;
 }
 
+/* Why build_sfen found no position. */
+static const char *no_position(const Game *g) {
+    return g->nrows ? "the board diagram makes no position"
+           : g->hirate < 0 ? "a handicap without a board diagram (only 平手 is known)"
+                           : "no board diagram (nor 手合割：平手)";
+}
+
+/* The game's diagram as SFEN (into sfen, len bytes); -1 without one, or when it does
+ * not fit (no legal position comes near: sfen_parse would reject it anyway). */
 static int build_sfen(const Game *g, char *sfen, size_t len) {
     if (!g->nrows) {
-        if (!g->hirate) return -1;
+        if (g->hirate != 1) return -1;
         snprintf(sfen, len, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
         return 0;
     }
     size_t at = 0;
-    for (int r = 0; r < 9; r++) at += (size_t)snprintf(sfen + at, len - at, "%s%s", r ? "/" : "", g->rows[r]);
+    int n = 0;
+    for (int r = 0; r < 9 && n >= 0; r++) at += (size_t)(n = snprintf(sfen + at, len - at, "%s%s", r ? "/" : "", g->rows[r]));
+    if (n < 0 || at >= len) return -1;
     at += (size_t)snprintf(sfen + at, len - at, " %c ", g->white_to_move ? 'w' : 'b');
     int any = 0;
     for (int side = 0; side < 2; side++)
-        for (int i = 0; i < 7; i++) {
+        for (int i = 0; i < 7 && at < len; i++) {
             int c = g->hand[side][i];
             if (!c) continue;
-            if (c > 1) at += (size_t)snprintf(sfen + at, len - at, "%d", c);
-            at += (size_t)snprintf(sfen + at, len - at, "%c", side ? HAND_LETTERS[i] - 'A' + 'a' : HAND_LETTERS[i]);
+            char letter = side ? (char)(HAND_LETTERS[i] - 'A' + 'a') : HAND_LETTERS[i];
+            if (c > 1) at += (size_t)snprintf(sfen + at, len - at, "%d%c", c, letter);
+            else at += (size_t)snprintf(sfen + at, len - at, "%c", letter);
             any = 1;
         }
-    snprintf(sfen + at, len - at, "%s 1", any ? "" : "-");
-    return 0;
+    if (at < len) at += (size_t)snprintf(sfen + at, len - at, "%s 1", any ? "" : "-");
+    return at < len ? 0 : -1;
 }
 
 int kif_reader_next(KifReader *r, int strict_hands, KifGame *out, char *err, size_t errlen) {
@@ -344,7 +356,7 @@ int kif_reader_next(KifReader *r, int strict_hands, KifGame *out, char *err, siz
             if (g->nmoves == 0 && !g->done) {  /* the position, once, before the first move */
                 char sfen[SFEN_MAX];
                 if (g->border != 2 && g->nrows) rc = fail(err, errlen, line, "the board diagram is not complete");
-                else if (build_sfen(g, sfen, sizeof sfen)) rc = fail(err, errlen, line, g->hirate < 0 ? "a handicap without a board diagram (only 平手 is known)" : "moves without a board diagram or 手合割：平手");
+                else if (build_sfen(g, sfen, sizeof sfen)) rc = fail(err, errlen, line, "%s", no_position(g));
                 else if (sfen_parse(sfen, &cur, strict_hands && !g->rest_all, perr, sizeof perr)) rc = fail(err, errlen, first, "%s", perr);
                 if (rc) break;
             }
@@ -370,7 +382,7 @@ int kif_reader_next(KifReader *r, int strict_hands, KifGame *out, char *err, siz
     if (!g->any) { free(g); return 0; }
     char sfen[SFEN_MAX];
     if (g->nrows && g->border != 2) rc = fail(err, errlen, first, "the board diagram is not complete");
-    else if (build_sfen(g, sfen, sizeof sfen)) rc = fail(err, errlen, first, g->hirate < 0 ? "a handicap without a board diagram (only 平手 is known)" : "no board diagram");
+    else if (build_sfen(g, sfen, sizeof sfen)) rc = fail(err, errlen, first, "%s", no_position(g));
     else if (sfen_parse(sfen, &out->pos, strict_hands && !g->rest_all, perr, sizeof perr)) rc = fail(err, errlen, first, "%s", perr);
     else {
         Position p = out->pos;

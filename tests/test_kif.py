@@ -7,9 +7,11 @@
   and against KIF that cshogi writes (Shift_JIS, time columns, player headers) for
   the same problems;
 - hand-written dialects (王, 竜, 成銀, 残り全部, moves without their origin square,
-  variations, a 平手 game) and bad input (a clear FILE:LINE message, exit 2).
+  variations, a 平手 game) and bad input (a clear FILE:LINE message, exit 2);
+  damaged files (bytes changed, cut, lines dropped) never crash it.
 Last line: "kif: N passed, N failed"."""
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -131,6 +133,7 @@ def dialects(tmp):
    1 ２二金打
    2 同　王(12)
    3 ２九竜
+   まで3手で中断
 変化：3手
    3 ３二金打
 """
@@ -162,7 +165,12 @@ def bad_input(tmp):
         ("bad piece", BOARD.format(white="残り全部", black="金").replace("v桂", "v猫"), "line 4"),
         ("move number", BOARD.format(white="残り全部", black="金") + "手数----\n   2 ２二金打\n", "move number 2"),
         ("short board", "\n".join(BOARD.format(white="", black="").splitlines()[:8]) + "\n+---------------------------+\n", "not complete"),
-        ("no diagram", "手数----指手\n   1 ７六歩(77)\n", "without a board"),
+        ("no diagram", "手数----指手\n   1 ７六歩(77)\n", "no board diagram"),
+        ("handicap", "手合割：香落ち\n手数----指手\n   1 ３四歩(33)\n", "a handicap without a board diagram"),
+        ("hand count", BOARD.format(white="残り全部", black="歩十八　歩"), "more than 18"),
+        ("full of dragons", BOARD.format(white="", black="").replace(
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|四", "| 龍 龍 龍 龍 龍 龍 龍 龍 龍|四").replace(
+            "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五", "| 龍 龍 龍 龍 龍 龍 龍 龍 龍|五"), "line 1: "),
         ("two kings", BOARD.format(white="残り全部", black="").replace("| ・ ・ ・ ・ ・ ・ ・ ・ ・|五", "| ・ ・ ・ ・v玉 ・ ・ ・ ・|五"), "line"),
     ]
     for what, text, needle in cases:
@@ -180,6 +188,38 @@ def bad_input(tmp):
     check(p.returncode == 2 and b"cannot open" in p.stderr, "missing file: %s" % p.stderr[:200])
 
 
+def mutations(probs, tmp, count=300):
+    """Damaged KIF (bytes changed, cut, lines dropped or repeated, seeded): never a
+    crash or a sanitizer report, only answers or FILE:LINE messages (exit 0 or 2)."""
+    rng = random.Random(20261128)
+    bases = []
+    for sfen, moves in probs[:20]:
+        bases.append(subprocess.run([EXE, "kif", sfen, "moves", *moves], capture_output=True).stdout)
+    bad = 0
+    for i in range(count):
+        data = bytearray(rng.choice(bases))
+        kind = i % 4
+        if kind == 0:
+            for _ in range(rng.randint(1, 4)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+        elif kind == 1:
+            data = data[:rng.randrange(len(data))]
+        else:
+            lines = data.split(b"\n")
+            j = rng.randrange(len(lines))
+            if kind == 2:
+                del lines[j]
+            else:
+                lines.insert(j, lines[rng.randrange(len(lines))])
+            data = bytearray(b"\n".join(lines))
+        p = sfen_cmd([], bytes(data))
+        if p.returncode not in (0, 2) or b"Sanitizer" in p.stderr or b"runtime error" in p.stderr:
+            bad += 1
+            if bad <= 3:
+                print("mutation %d: rc %d %s" % (i, p.returncode, p.stderr[-300:]))
+    check(bad == 0, "%d of %d damaged KIF texts crashed the reader" % (bad, count))
+
+
 def main():
     probs = problems()
     with tempfile.TemporaryDirectory() as tmp:
@@ -187,6 +227,7 @@ def main():
         cshogi_written(probs[:60], tmp)
         dialects(tmp)
         bad_input(tmp)
+        mutations(probs, tmp)
     return summary("kif")
 
 
