@@ -214,51 +214,13 @@ int cmd_kif(int argc, char **argv) {
     return kif_write(stdout, &pos, moves, n, a.comment) ? cli_error("kif", "write error") : EXIT_OK;
 }
 
-/* Prints each game of one KIF text as an SFEN line; 0, or 1 if a game was bad. */
-static int sfen_of_kif(const char *name, const char *data, size_t n, int strict) {
-    char err[ERR_MAX + 64];
-    KifReader *r = kif_reader_new(data, n, err, sizeof err);
-    if (!r) {
-        fprintf(stderr, "tsumegen sfen: %s: %s\n", name, err);
-        return 1;
+/* kif_file_each's callback for sfen: the line on stdout, a bad game on stderr. */
+static void print_game(void *bad, const char *line, const char *err) {
+    if (line) puts(line);
+    else {
+        fprintf(stderr, "tsumegen sfen: %s\n", err);
+        *(int *)bad = 1;
     }
-    KifGame *g = malloc(sizeof *g);
-    int bad = !g, rc;
-    while (g && (rc = kif_reader_next(r, strict, g, err, sizeof err)) != 0) {
-        if (rc < 0) {
-            fprintf(stderr, "tsumegen sfen: %s: %s\n", name, err);
-            bad = 1;
-            continue;
-        }
-        char sfen[SFEN_MAX], mv[8];
-        sfen_format(&g->pos, sfen, sizeof sfen);
-        fputs(sfen, stdout);
-        for (int i = 0; i < g->n; i++) {
-            move_format(g->moves[i], mv);
-            printf("%s%s", i ? " " : " moves ", mv);
-        }
-        putchar('\n');
-    }
-    free(g);
-    kif_reader_free(r);
-    return bad;
-}
-
-/* The whole of f (NULL on a read error or out of memory). */
-static char *slurp(FILE *f, size_t *n) {
-    size_t cap = 1 << 16;
-    char *buf = malloc(cap);
-    *n = 0;
-    while (buf) {
-        *n += fread(buf + *n, 1, cap - *n, f);
-        if (ferror(f)) break;
-        if (*n < cap) return buf;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) break;
-        buf = nb;
-    }
-    free(buf);
-    return NULL;
 }
 
 int cmd_sfen(int argc, char **argv) {
@@ -268,19 +230,6 @@ int cmd_sfen(int argc, char **argv) {
         else if (argv[i][0] == '-' && argv[i][1]) return cli_error("sfen", "unknown option '%s' (see tsumegen sfen --help)", argv[i]);
         else argv[1 + nfiles++] = argv[i];  /* (the files, in order, after the options) */
     }
-    for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
-        const char *name = nfiles ? argv[1 + i] : "-";
-        FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
-        size_t n = 0;
-        char *data = f ? slurp(f, &n) : NULL;
-        if (f && f != stdin) fclose(f);
-        if (!data) {
-            fprintf(stderr, "tsumegen sfen: %s: %s\n", name, f ? "read error" : "cannot open");
-            bad = 1;
-            continue;
-        }
-        bad |= sfen_of_kif(strcmp(name, "-") ? name : "stdin", data, n, strict);
-        free(data);
-    }
+    for (int i = 0; i < (nfiles ? nfiles : 1); i++) kif_file_each(nfiles ? argv[1 + i] : "-", strict, print_game, &bad);
     return bad ? EXIT_USAGE : EXIT_OK;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef _OPENMP
@@ -13,6 +14,7 @@
 #endif
 #include "cli.h"
 #include "kif.h"
+#include "kif_read.h"
 #include "tsume.h"
 #include "util.h"
 
@@ -20,13 +22,16 @@ const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--length-search auto|up|walk] [--max-length N]\n"
-    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--trace] [SFEN ...]\n"
+    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--trace]\n"
+    "                      [SFEN ... | FILE.kif ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
     "excluded, exact length (no mate in L-2 is proved), main line, 駒余り, 余詰.\n"
     "SFENs come from the arguments (one per argument; unquoted words make one SFEN)\n"
     "or from stdin, one per line: `SFEN` or `SFEN moves USI...` ('#' comments), or a\n"
-    "JSON object with an \"sfen\" field (compose's problems.jsonl, undecided.jsonl).  The\n"
+    "JSON object with an \"sfen\" field (compose's problems.jsonl, undecided.jsonl).\n"
+    "Arguments ending in .kif or .kifu are KIF files instead (see tsumegen sfen):\n"
+    "each game's diagram and moves is one input.  The\n"
     "moves are a recorded solution: the answer adds record_length and record_match\n"
     "(--apply-moves plays them first instead).  One JSON line per input, in order:\n"
     "  {\"sfen\",\"result\":\"mate|nomate|unknown\",\"length\",\"pv\",\"perfect\",\"flaws\",\n"
@@ -91,6 +96,7 @@ typedef struct {
     char *json;
     int done;
     int interrupted;      /* Ctrl-C came before its search ended (or began) */
+    char *given_err;      /* known bad before parsing (a KIF game that could not be read) */
 } Job;
 
 typedef struct {
@@ -105,6 +111,7 @@ typedef struct {
 
 static void prepare(Job *j, const SolveOpts *o) {
     j->ok = 0;
+    if (j->given_err) { snprintf(j->err, sizeof j->err, "%s", j->given_err); return; }
     if (sfen_parse(j->text, &j->pos, o->strict, j->err, sizeof j->err)) return;
     if (in_check(&j->pos)) { snprintf(j->err, sizeof j->err, "the side to move is in check"); return; }
     if (j->pos.king_sq[j->pos.side ^ 1] == SQ_NONE) { snprintf(j->err, sizeof j->err, "the defender has no king"); return; }
@@ -395,8 +402,23 @@ static int add_job(Job **jobs, int *n, int *cap, const char *line) {
 }
 
 static void free_jobs(Job *jobs, int n) {
-    for (int i = 0; i < n; i++) { free(jobs[i].text); free(jobs[i].json); }
+    for (int i = 0; i < n; i++) { free(jobs[i].text); free(jobs[i].json); free(jobs[i].given_err); }
     free(jobs);
+}
+
+/* A positional argument that names a KIF file (*.kif, *.kifu) rather than SFEN words. */
+static int is_kif_path(const char *s) {
+    size_t n = strlen(s);
+    return (n > 4 && !strcasecmp(s + n - 4, ".kif")) || (n > 5 && !strcasecmp(s + n - 5, ".kifu"));
+}
+
+typedef struct { Job **jobs; int *n, *cap; } JobList;
+
+/* kif_file_each's callback: each game a job; a bad one a job that answers "error". */
+static void add_kif_game(void *arg, const char *line, const char *err) {
+    JobList *l = arg;
+    if (add_job(l->jobs, l->n, l->cap, line ? line : "") == 0 && err)
+        (*l->jobs)[*l->n - 1].given_err = strdup(err);
 }
 
 int cmd_solve(int argc, char **argv) {
@@ -408,7 +430,16 @@ int cmd_solve(int argc, char **argv) {
     if (o.kif_dir) mkdir(o.kif_dir, 0777);
     Job *jobs = NULL;
     int n = 0, cap = 0;
-    if (npos) {
+    int nkif = 0;
+    for (int i = 0; i < npos; i++) nkif += is_kif_path(pos_args[i]);
+    if (nkif && nkif < npos) {
+        free(pos_args);
+        return cli_error("solve", "give either SFENs or KIF files (.kif, .kifu), not both");
+    }
+    if (nkif) {
+        JobList l = {&jobs, &n, &cap};
+        for (int i = 0; i < npos; i++) kif_file_each(pos_args[i], o.strict, add_kif_game, &l);
+    } else if (npos) {
         int any_space = 0;
         for (int i = 0; i < npos; i++) any_space |= strchr(pos_args[i], ' ') != NULL;
         if (any_space) {

@@ -398,3 +398,63 @@ int kif_reader_next(KifReader *r, int strict_hands, KifGame *out, char *err, siz
     free(g);
     return rc ? -1 : 1;
 }
+
+/* The whole of f (NULL on a read error or out of memory). */
+static char *slurp(FILE *f, size_t *n) {
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap);
+    *n = 0;
+    while (buf) {
+        *n += fread(buf + *n, 1, cap - *n, f);
+        if (ferror(f)) break;
+        if (*n < cap) return buf;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb) break;
+        buf = nb;
+    }
+    free(buf);
+    return NULL;
+}
+
+int kif_file_each(const char *path, int strict_hands, void (*fn)(void *arg, const char *line, const char *err), void *arg) {
+    const char *name = strcmp(path, "-") ? path : "stdin";
+    char err[ERR_MAX + 64], msg[ERR_MAX + 1200];
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    size_t n = 0;
+    char *data = f ? slurp(f, &n) : NULL;
+    if (f && f != stdin) fclose(f);
+    KifReader *r = data ? kif_reader_new(data, n, err, sizeof err) : NULL;
+    free(data);
+    KifGame *g = r ? malloc(sizeof *g) : NULL;
+    char *line = g ? malloc(SFEN_MAX + 7 * 1024 + 8) : NULL;
+    if (!line) {
+        snprintf(msg, sizeof msg, "%.1000s: %s", name, !f ? "cannot open" : !data ? "read error" : !r ? err : "out of memory");
+        fn(arg, NULL, msg);
+        free(g);
+        kif_reader_free(r);
+        return 1;
+    }
+    int bad = 0, rc;
+    while ((rc = kif_reader_next(r, strict_hands, g, err, sizeof err)) != 0) {
+        if (rc < 0) {
+            snprintf(msg, sizeof msg, "%.1000s: %s", name, err);
+            fn(arg, NULL, msg);
+            bad++;
+            continue;
+        }
+        sfen_format(&g->pos, line, SFEN_MAX);
+        size_t at = strlen(line);
+        for (int i = 0; i < g->n; i++) {
+            memcpy(line + at, i ? " " : " moves ", i ? 1 : 7);
+            at += i ? 1 : 7;
+            move_format(g->moves[i], line + at);
+            at += strlen(line + at);
+        }
+        line[at] = 0;
+        fn(arg, line, NULL);
+    }
+    free(line);
+    free(g);
+    kif_reader_free(r);
+    return bad;
+}

@@ -25,5 +25,9 @@ KifReader *kif_reader_new(const char *data, size_t n, char *err, size_t errlen);
  * hand convention), each move through move_parse: an illegal one is an error. */
 int kif_reader_next(KifReader *r, int strict_hands, KifGame *out, char *err, size_t errlen);
 void kif_reader_free(KifReader *r);
+/* Each game of the KIF file at path ("-": stdin) as a line "SFEN" or "SFEN moves
+ * USI ...": fn(arg, line, NULL); each bad game, or a file that cannot be read,
+ * as fn(arg, NULL, "PATH: line N: message").  Returns how many were bad. */
+int kif_file_each(const char *path, int strict_hands, void (*fn)(void *arg, const char *line, const char *err), void *arg);
 
 #endif

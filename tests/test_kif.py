@@ -10,6 +10,7 @@
   variations, a 平手 game) and bad input (a clear FILE:LINE message, exit 2);
   damaged files (bytes changed, cut, lines dropped) never crash it.
 Last line: "kif: N passed, N failed"."""
+import json
 import os
 import random
 import subprocess
@@ -188,6 +189,26 @@ def bad_input(tmp):
     check(p.returncode == 2 and b"cannot open" in p.stderr, "missing file: %s" % p.stderr[:200])
 
 
+def solve_kif_files(probs, tmp):
+    """solve FILE.kif: one answer per game, the record compared; a bad game answers
+    "error" in its place (exit 2); SFENs and KIF files together are refused."""
+    path = os.path.join(tmp, "three.kif")
+    with open(path, "wb") as f:
+        for sfen, moves in (probs[1], probs[4]):
+            f.write(subprocess.run([EXE, "kif", sfen, "moves", *moves], capture_output=True).stdout)
+            if sfen == probs[1][0]:
+                f.write("手合割：香落ち\n手数----\n   1 ３四歩(33)\n".encode())
+    p = subprocess.run([EXE, "solve", "--threads", "1", "--no-flaws", path], capture_output=True, text=True)
+    got = [json.loads(l) for l in p.stdout.splitlines()]
+    check(p.returncode == 2 and len(got) == 3 and
+          got[0]["result"] == "mate" and got[0]["length"] == len(probs[1][1]) and got[0].get("record_match") is True and
+          got[1]["result"] == "error" and "three.kif: line " in got[1]["error"] and
+          got[2]["result"] == "mate" and got[2]["length"] == len(probs[4][1]) and got[2].get("record_match") is True,
+          "solve FILE.kif: rc %d %s %s" % (p.returncode, p.stdout[:400], p.stderr[:200]))
+    p = subprocess.run([EXE, "solve", path, probs[1][0]], capture_output=True, text=True)
+    check(p.returncode == 2 and "not both" in p.stderr, "solve with SFEN and KIF: %s" % p.stderr[:200])
+
+
 def mutations(probs, tmp, count=300):
     """Damaged KIF (bytes changed, cut, lines dropped or repeated, seeded): never a
     crash or a sanitizer report, only answers or FILE:LINE messages (exit 0 or 2)."""
@@ -227,6 +248,7 @@ def main():
         cshogi_written(probs[:60], tmp)
         dialects(tmp)
         bad_input(tmp)
+        solve_kif_files(probs, tmp)
         mutations(probs, tmp)
     return summary("kif")
 
