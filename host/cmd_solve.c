@@ -30,8 +30,8 @@ const char USAGE_SOLVE[] =
     "SFENs come from the arguments (one per argument; unquoted words make one SFEN)\n"
     "or from stdin, one per line: `SFEN` or `SFEN moves USI...` ('#' comments), or a\n"
     "JSON object with an \"sfen\" field (compose's problems.jsonl, undecided.jsonl).\n"
-    "Arguments ending in .kif or .kifu are KIF files instead (see tsumegen sfen):\n"
-    "each game's diagram and moves is one input.  The\n"
+    "Arguments ending in .kif or .kifu are KIF files instead (see tsumegen sfen),\n"
+    "and so is a KIF text on stdin: each game's diagram and moves is one input.  The\n"
     "moves are a recorded solution: the answer adds record_length and record_match\n"
     "(--apply-moves plays them first instead).  One JSON line per input, in order:\n"
     "  {\"sfen\",\"result\":\"mate|nomate|unknown\",\"length\",\"pv\",\"perfect\",\"flaws\",\n"
@@ -452,10 +452,24 @@ int cmd_solve(int argc, char **argv) {
             add_job(&jobs, &n, &cap, line);
             free(line);
         }
-    } else {
-        char buf[16384], sfen[16384];
-        while (cli_read_line(stdin, buf, sizeof buf))
-            add_job(&jobs, &n, &cap, buf[0] == '\x01' ? "(overlong line)" : util_json_sfen(buf, sfen, sizeof sfen));
+    } else {  /* stdin: SFEN or JSON lines, or a KIF text (a book piped in) */
+        size_t len;
+        char *all = util_slurp(stdin, &len);
+        FILE *in = all && !kif_is_kif(all, len) ? fmemopen(all, len + 1, "r") : NULL;
+        if (!all) {
+            free(pos_args);
+            return cli_error("solve", "cannot read stdin");
+        }
+        if (!in) {
+            JobList l = {&jobs, &n, &cap};
+            kif_text_each("stdin", all, len, o.strict, add_kif_game, &l);
+        } else {
+            char buf[16384], sfen[16384];
+            while (cli_read_line(in, buf, sizeof buf))
+                add_job(&jobs, &n, &cap, buf[0] == '\x01' ? "(overlong line)" : util_json_sfen(buf, sfen, sizeof sfen));
+            fclose(in);
+        }
+        free(all);
     }
     free(pos_args);
     int bad = 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/movegen.h"
+#include "util.h"
 
 struct KifReader {
     char *text;     /* UTF-8, lines NUL-terminated in place */
@@ -399,36 +400,26 @@ int kif_reader_next(KifReader *r, int strict_hands, KifGame *out, char *err, siz
     return rc ? -1 : 1;
 }
 
-/* The whole of f (NULL on a read error or out of memory). */
-static char *slurp(FILE *f, size_t *n) {
-    size_t cap = 1 << 16;
-    char *buf = malloc(cap);
-    *n = 0;
-    while (buf) {
-        *n += fread(buf + *n, 1, cap - *n, f);
-        if (ferror(f)) break;
-        if (*n < cap) return buf;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) break;
-        buf = nb;
-    }
-    free(buf);
-    return NULL;
+int kif_is_kif(const char *data, size_t n) {
+    if (strstr(data, "+---------------------------+") || starts(data, "#KIF")) return 1;
+    char err[8];
+    KifReader *r = kif_reader_new(data, n, err, sizeof err);
+    int kif = 0;
+    for (int i = 0; r && i < r->nlines && !kif; i++)
+        kif = starts(r->lines[i], "手数----") || starts(r->lines[i], "手合割") || starts(r->lines[i], "後手の持駒") ||
+              starts(r->lines[i], "先手の持駒");
+    kif_reader_free(r);
+    return kif;
 }
 
-int kif_file_each(const char *path, int strict_hands, void (*fn)(void *arg, const char *line, const char *err), void *arg) {
-    const char *name = strcmp(path, "-") ? path : "stdin";
+int kif_text_each(const char *name, const char *data, size_t n, int strict_hands,
+                  void (*fn)(void *arg, const char *line, const char *err), void *arg) {
     char err[ERR_MAX + 64], msg[ERR_MAX + 1200];
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    size_t n = 0;
-    char *data = f ? slurp(f, &n) : NULL;
-    if (f && f != stdin) fclose(f);
-    KifReader *r = data ? kif_reader_new(data, n, err, sizeof err) : NULL;
-    free(data);
+    KifReader *r = kif_reader_new(data, n, err, sizeof err);
     KifGame *g = r ? malloc(sizeof *g) : NULL;
     char *line = g ? malloc(SFEN_MAX + 7 * 1024 + 8) : NULL;
     if (!line) {
-        snprintf(msg, sizeof msg, "%.1000s: %s", name, !f ? "cannot open" : !data ? "read error" : !r ? err : "out of memory");
+        snprintf(msg, sizeof msg, "%.1000s: %s", name, !r ? err : "out of memory");
         fn(arg, NULL, msg);
         free(g);
         kif_reader_free(r);
@@ -456,5 +447,22 @@ int kif_file_each(const char *path, int strict_hands, void (*fn)(void *arg, cons
     free(line);
     free(g);
     kif_reader_free(r);
+    return bad;
+}
+
+int kif_file_each(const char *path, int strict_hands, void (*fn)(void *arg, const char *line, const char *err), void *arg) {
+    const char *name = strcmp(path, "-") ? path : "stdin";
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    size_t n = 0;
+    char *data = f ? util_slurp(f, &n) : NULL;
+    if (f && f != stdin) fclose(f);
+    if (!data) {
+        char msg[1100];
+        snprintf(msg, sizeof msg, "%.1000s: %s", name, f ? "read error" : "cannot open");
+        fn(arg, NULL, msg);
+        return 1;
+    }
+    int bad = kif_text_each(name, data, n, strict_hands, fn, arg);
+    free(data);
     return bad;
 }

@@ -29,5 +29,11 @@ void kif_reader_free(KifReader *r);
  * USI ...": fn(arg, line, NULL); each bad game, or a file that cannot be read,
  * as fn(arg, NULL, "PATH: line N: message").  Returns how many were bad. */
 int kif_file_each(const char *path, int strict_hands, void (*fn)(void *arg, const char *line, const char *err), void *arg);
+/* The same over a text already read (data NUL-terminated, n bytes; name for the messages). */
+int kif_text_each(const char *name, const char *data, size_t n, int strict_hands,
+                  void (*fn)(void *arg, const char *line, const char *err), void *arg);
+/* Is this text KIF (a board frame, #KIF, 手数----, 手合割 or a 持駒 line) rather
+ * than SFEN lines?  data NUL-terminated. */
+int kif_is_kif(const char *data, size_t n);
 
 #endif

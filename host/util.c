@@ -88,3 +88,22 @@ const char *util_json_sfen(const char *line, char *out, size_t len) {
     out[k] = 0;
     return out;
 }
+
+char *util_slurp(FILE *f, size_t *n) {
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap);
+    *n = 0;
+    while (buf) {
+        *n += fread(buf + *n, 1, cap - 1 - *n, f);
+        if (ferror(f)) break;
+        if (*n < cap - 1) {
+            buf[*n] = 0;
+            return buf;
+        }
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb) break;
+        buf = nb;
+    }
+    free(buf);
+    return NULL;
+}

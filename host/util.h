@@ -20,5 +20,8 @@ size_t util_phys_mb(void);
 /* A JSON line (the composer's problems.jsonl, undecided.jsonl): its "sfen" field,
  * copied into out; the line itself when it has none (the SFEN parser then names it). */
 const char *util_json_sfen(const char *line, char *out, size_t len);
+/* The whole rest of f, NUL-terminated (*n bytes before the NUL); NULL on a read
+ * error or out of memory. */
+char *util_slurp(FILE *f, size_t *n);
 
 #endif

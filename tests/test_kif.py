@@ -205,6 +205,12 @@ def solve_kif_files(probs, tmp):
           got[1]["result"] == "error" and "three.kif: line " in got[1]["error"] and
           got[2]["result"] == "mate" and got[2]["length"] == len(probs[4][1]) and got[2].get("record_match") is True,
           "solve FILE.kif: rc %d %s %s" % (p.returncode, p.stdout[:400], p.stderr[:200]))
+    # the same book on stdin, in Shift_JIS: read as KIF, not as SFEN lines
+    sjis = open(path, encoding="utf-8").read().encode("cp932")
+    p = subprocess.run([EXE, "solve", "--threads", "1", "--no-flaws"], input=sjis, capture_output=True)
+    again = [json.loads(l) for l in p.stdout.decode().splitlines()]
+    check(p.returncode == 2 and [a["result"] for a in again] == ["mate", "error", "mate"] and
+          "stdin: line " in again[1]["error"], "solve < book (Shift_JIS): %s %s" % (p.stdout[:300], p.stderr[:200]))
     p = subprocess.run([EXE, "solve", path, probs[1][0]], capture_output=True, text=True)
     check(p.returncode == 2 and "not both" in p.stderr, "solve with SFEN and KIF: %s" % p.stderr[:200])
 
