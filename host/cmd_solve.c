@@ -455,12 +455,14 @@ int cmd_solve(int argc, char **argv) {
     } else {  /* stdin: SFEN or JSON lines, or a KIF text (a book piped in) */
         size_t len;
         char *all = util_slurp(stdin, &len);
-        FILE *in = all && !kif_is_kif(all, len) ? fmemopen(all, len + 1, "r") : NULL;
-        if (!all) {
+        int kif = all && kif_is_kif(all, len);
+        FILE *in = all && !kif ? fmemopen(all, len + 1, "r") : NULL;
+        if (!all || (!kif && !in)) {
+            free(all);
             free(pos_args);
             return cli_error("solve", "cannot read stdin");
         }
-        if (!in) {
+        if (kif) {
             JobList l = {&jobs, &n, &cap};
             kif_text_each("stdin", all, len, o.strict, add_kif_game, &l);
         } else {

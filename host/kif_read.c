@@ -139,14 +139,13 @@ static const char *const PIECE_SFEN[] = {"+S", "+N", "+L", "K", "K", "R", "+R", 
                                          "S", "+S", "N", "+N", "L", "+L", "P", "+P"};
 #define N_PIECE_NAMES (int)(sizeof PIECE_NAMES / sizeof PIECE_NAMES[0])
 
-/* The game being read: its diagram as SFEN parts, its moves as USI. */
+/* The game being read: its diagram as SFEN parts, and where its move list stands. */
 typedef struct {
     char rows[9][40];
     int nrows, border;  /* board rows read; "+---" lines seen (2: the board is complete) */
     int hand[2][7];     /* RBGSNLP */
     int hand_seen[2], rest_all, white_to_move, hirate, any;
     int moves_part, done;  /* in the move list; its end (a result, a variation) */
-    char usi[1024][8];
     int nmoves, prev_to_file, prev_to_rank;
 } Game;
 
@@ -213,10 +212,12 @@ static int board_row(Game *g, const char *s, int line, char *err, size_t errlen)
 static const char *const RESULTS[] = {"投了", "中断", "詰み", "不詰", "千日手", "持将棋", "切れ負け", "反則勝ち",
                                       "反則負け", "入玉勝ち", "不戦勝", "不戦敗", "封じ手"};
 
-/* One move line "  12 ２三銀成(34)   ( 0:01/00:00:05)": its USI text.  Without an
- * origin the move is found among the legal ones. */
-static int move_line(Game *g, const Position *cur, const char *s, int line, char *err, size_t errlen) {
+/* One move line "  12 ２三銀成(34)   ( 0:01/00:00:05)": its USI text in usi (empty
+ * for a line that ends the list or is no move).  Without an origin the move is
+ * found among the legal ones. */
+static int move_line(Game *g, const Position *cur, const char *s, char usi[8], int line, char *err, size_t errlen) {
     char ex[64];
+    usi[0] = 0;
     while (*s == ' ') s++;
     int num = 0;
     const char *digits = s;
@@ -248,7 +249,6 @@ static int move_line(Game *g, const Position *cur, const char *s, int line, char
     }
     if (s[0] == '(' && s[1] >= '1' && s[1] <= '9' && s[2] >= '1' && s[2] <= '9' && s[3] == ')') ff = s[1] - '0', fr = s[2] - '0';
     if (drop && PIECE_SFEN[k][0] == '+') return fail(err, errlen, line, "a promoted piece cannot be dropped");
-    char *usi = g->usi[g->nmoves];
     char piece = PIECE_SFEN[k][0] == '+' ? PIECE_SFEN[k][1] : PIECE_SFEN[k][0];
     if (drop) snprintf(usi, 8, "%c*%d%c", piece, tf, 'a' + tr - 1);
     else if (ff) snprintf(usi, 8, "%d%c%d%c%s", ff, 'a' + fr - 1, tf, 'a' + tr - 1, promo ? "+" : "");
@@ -321,9 +321,9 @@ static int build_sfen(const Game *g, char *sfen, size_t len) {
 int kif_reader_next(KifReader *r, int strict_hands, KifGame *out, char *err, size_t errlen) {
     Game *g = calloc(1, sizeof *g);
     if (!g) return snprintf(err, errlen, "out of memory"), -1;
-    Position cur;
-    char perr[ERR_MAX];
-    int first = 0, rc = 0, variation = 0;
+    Position cur;  /* the position before the next move (once `started`) */
+    char sfen[SFEN_MAX], perr[ERR_MAX];
+    int first = 0, rc = 0, variation = 0, started = 0;
     for (; r->at < r->nlines && !rc; r->at++) {
         const char *s = r->lines[r->at];
         int line = r->at + 1;
@@ -354,50 +354,39 @@ int kif_reader_next(KifReader *r, int strict_hands, KifGame *out, char *err, siz
         } else if (starts(s, "手数")) {
             g->moves_part = 1;
         } else if (g->moves_part && ((*s >= '0' && *s <= '9') || *s == ' ')) {
-            if (g->nmoves == 0 && !g->done) {  /* the position, once, before the first move */
-                char sfen[SFEN_MAX];
+            if (!started) {  /* the position, once, before the first move line */
                 if (g->border != 2 && g->nrows) rc = fail(err, errlen, line, "the board diagram is not complete");
                 else if (build_sfen(g, sfen, sizeof sfen)) rc = fail(err, errlen, line, "%s", no_position(g));
-                else if (sfen_parse(sfen, &cur, strict_hands && !g->rest_all, perr, sizeof perr)) rc = fail(err, errlen, first, "%s", perr);
+                else if (sfen_parse(sfen, &out->pos, strict_hands && !g->rest_all, perr, sizeof perr)) rc = fail(err, errlen, first, "%s", perr);
                 if (rc) break;
+                cur = out->pos;
+                started = 1;
             }
-            int before = g->nmoves;
-            rc = move_line(g, &cur, s, line, err, errlen);
-            if (!rc && g->nmoves > before) {
-                Move m;
-                char merr[ERR_MAX];
-                if (move_parse(&cur, g->usi[before], &m, merr, sizeof merr)) rc = fail(err, errlen, line, "%s: %s", s, merr);
+            char usi[8];
+            rc = move_line(g, &cur, s, usi, line, err, errlen);
+            if (!rc && usi[0]) {
+                Move *m = &out->moves[g->nmoves - 1];
+                if (move_parse(&cur, usi, m, perr, sizeof perr)) rc = fail(err, errlen, line, "%s: %s", s, perr);
                 else {
                     Undo u;
-                    pos_do_move(&cur, m, &u);
+                    pos_do_move(&cur, *m, &u);
                 }
             }
         }
         /* other header lines (開始日時, 先手, 棋戦, ...) say nothing about the position */
     }
-    if (rc) {  /* skip the rest of this game */
+    if (!rc && g->any && !started) {  /* a diagram without moves */
+        if (g->nrows && g->border != 2) rc = fail(err, errlen, first, "the board diagram is not complete");
+        else if (build_sfen(g, sfen, sizeof sfen)) rc = fail(err, errlen, first, "%s", no_position(g));
+        else if (sfen_parse(sfen, &out->pos, strict_hands && !g->rest_all, perr, sizeof perr)) rc = fail(err, errlen, first, "%s", perr);
+    }
+    if (rc)  /* skip the rest of this game */
         while (r->at < r->nlines && !new_game_line(g, r->lines[r->at])) r->at++;
-        free(g);
-        return -1;
-    }
-    if (!g->any) { free(g); return 0; }
-    char sfen[SFEN_MAX];
-    if (g->nrows && g->border != 2) rc = fail(err, errlen, first, "the board diagram is not complete");
-    else if (build_sfen(g, sfen, sizeof sfen)) rc = fail(err, errlen, first, "%s", no_position(g));
-    else if (sfen_parse(sfen, &out->pos, strict_hands && !g->rest_all, perr, sizeof perr)) rc = fail(err, errlen, first, "%s", perr);
-    else {
-        Position p = out->pos;
-        out->n = 0;
-        out->line = first;
-        for (int i = 0; i < g->nmoves; i++) {
-            Undo u;
-            if (move_parse(&p, g->usi[i], &out->moves[i], err, errlen)) break;  /* (checked above) */
-            pos_do_move(&p, out->moves[i], &u);
-            out->n++;
-        }
-    }
+    out->n = g->nmoves;
+    out->line = first;
+    int any = g->any;
     free(g);
-    return rc ? -1 : 1;
+    return rc ? -1 : any;
 }
 
 int kif_is_kif(const char *data, size_t n) {
