@@ -7,6 +7,7 @@
 #include <omp.h>
 #endif
 #include "sfen.h"
+#include "util.h"
 #include "points_default.inc"  /* POINTS_DEFAULT_TXT, generated from data/points_default.txt */
 
 const char *const SC_REASON_NAME[SC_REASON_NB] = {
@@ -222,16 +223,10 @@ int points_load(const char *path, int32_t *w, char *err, size_t errlen) {
     if (!path) return points_parse(POINTS_DEFAULT_TXT, "data/points_default.txt(built in)", w, err, errlen);
     FILE *f = fopen(path, "rb");
     if (!f) { snprintf(err, errlen, "cannot open points file '%s'", path); return -1; }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (n + 4096 > cap) buf = realloc(buf, cap *= 2);
-        size_t k = fread(buf + n, 1, cap - n - 1, f);
-        if (!k) break;
-        n += k;
-    }
+    size_t n;
+    char *buf = util_slurp(f, &n);
     fclose(f);
-    buf[n] = 0;
+    if (!buf) { snprintf(err, errlen, "cannot read points file '%s'", path); return -1; }
     int rc = points_parse(buf, path, w, err, errlen);
     free(buf);
     return rc;
