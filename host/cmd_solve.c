@@ -39,7 +39,12 @@ const char USAGE_SOLVE[] =
     "result is unknown whenever a limit stopped the search; nomate is never a guess.\n"
     "When a limit stops the exact-length proof, length is the mate found (an upper\n"
     "bound) and the answer adds \"length_exact\":false and \"length_lb\": the length is\n"
-    "proven to be at least that (the bottom-up search asks \"mate within 1, 3, 5, ...?\").\n"
+    "proven to be at least that (the bottom-up search asks \"mate within 1, 3, 5, ...?\");\n"
+    "pv stays [] (no main line is verified) and \"mate_line\" is the mate found: the\n"
+    "attacker's moves mate against the defences shown, each the longest by the\n"
+    "search's bounds (every interposition answered), so it has at most length plies\n"
+    "and is neither the main line nor surely the longest defence.  --kif writes it,\n"
+    "marked unproved.\n"
     "  --hash MB     table per thread (default 32; searches of tens of millions of\n"
     "                nodes want 512 or more: Zuko 100's 611 plies ran with 4096; tables\n"
     "                beyond the machine's memory are refused)\n"
@@ -169,7 +174,16 @@ static void render(Job *j, const SolveOpts *o) {
             move_format(a->pv[i], mv);
             fprintf(f, "%s\"%s\"", i ? "," : "", mv);
         }
-        fprintf(f, "],\"perfect\":%s,\"flaws\":[", a->perfect ? "true" : "false");
+        fputc(']', f);
+        if (!a->exact_length && a->nline) {
+            fputs(",\"mate_line\":[", f);
+            for (int i = 0; i < a->nline; i++) {
+                move_format(a->line[i], mv);
+                fprintf(f, "%s\"%s\"", i ? "," : "", mv);
+            }
+            fputc(']', f);
+        }
+        fprintf(f, ",\"perfect\":%s,\"flaws\":[", a->perfect ? "true" : "false");
         int nf = 0;
         if (a->nyozume) fprintf(f, "%s\"yozume\"", nf++ ? "," : "");
         if (a->npv && a->leftover && !a->leftover_unproved) fprintf(f, "%s\"leftover\"", nf++ ? "," : "");
@@ -208,13 +222,16 @@ static void render(Job *j, const SolveOpts *o) {
 }
 
 static void write_kif(const Job *j, int idx, const SolveOpts *o) {
-    if (!o->kif_dir || !j->ok || j->ans.result != TS_MATE || !j->ans.npv) return;
+    const TsAnswer *a = &j->ans;
+    int shown = a->npv ? a->npv : a->exact_length ? 0 : a->nline;
+    if (!o->kif_dir || !j->ok || a->result != TS_MATE || !shown) return;
     char path[1024], comment[256];
     snprintf(path, sizeof path, "%s/%04d.kif", o->kif_dir, idx + 1);
     FILE *f = fopen(path, "w");
     if (!f) { fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", path, strerror(errno)); return; }
-    snprintf(comment, sizeof comment, "%d手詰%s", j->ans.length, j->ans.perfect ? " 完全作" : "");
-    kif_write(f, &j->pos, j->ans.pv, j->ans.npv, comment);
+    if (a->npv) snprintf(comment, sizeof comment, "%d手詰%s", a->length, a->perfect ? " 完全作" : "");
+    else snprintf(comment, sizeof comment, "%d手以内の詰（%d手以上、最短未証明、手順は一例）", a->length, a->length_lb);
+    kif_write(f, &j->pos, a->npv ? a->pv : a->line, shown, comment);
     fclose(f);
 }
 
@@ -291,12 +308,13 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
         free_contexts(ctx, helper, threads);
         return -1;
     }
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0, 0};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0, 0, 1};
     /* --max-length on a lone problem: the spare thread splits the last bound by root
      * check (TSUMEGEN_SPLIT=0: the owner alone, to compare) */
     const char *sb = getenv("TSUMEGEN_SPLIT");
     to.split_bounded = !(sb && *sb && atoi(sb) == 0);
     to.trace = o->trace;
+    to.found_line = 1;
 #pragma omp parallel num_threads(threads)
     {
 #ifdef _OPENMP

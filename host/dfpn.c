@@ -682,7 +682,7 @@ void set_conv(DfCtx *c, const Position *pos) {
 }
 
 DfResult df_search(DfCtx *c, Position *pos, int depth, int mode) {
-    DfResult res = {DF_UNKNOWN, 0, 0};
+    DfResult res = {DF_UNKNOWN, 0, 0, MOVE_NONE};
     if (c->aborted) return res;
     set_conv(c, pos);
     if (depth > DF_MAX_DEPTH) depth = DF_MAX_DEPTH;
@@ -708,12 +708,13 @@ DfResult df_search(DfCtx *c, Position *pos, int depth, int mode) {
 }
 
 DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode) {
-    DfResult res = {DF_UNKNOWN, 0, 0};
+    DfResult res = {DF_UNKNOWN, 0, 0, MOVE_NONE};
     Probe p;
     set_conv(c, pos);
     tt_probe(c, node_key(pos, mode), pos, mode, depth, &p);
     res.result = p.status;
     res.len = p.status == DF_PROVEN ? p.len : 0;
+    res.best = p.status == DF_PROVEN ? p.best : MOVE_NONE;
     res.flags = p.flags;
     return res;
 }

@@ -49,6 +49,7 @@ typedef struct {
     int result;   /* DF_PROVEN, DF_DISPROVEN or DF_UNKNOWN (node/time limit, ply stack) */
     int len;      /* proven: the length of the proof found (an upper bound of the exact length) */
     int flags;    /* disproven: DF_REP / DF_DEPTH as above */
+    Move best;    /* df_probe of a proof: the move it starts with, where the entry keeps one */
 } DfResult;
 
 typedef struct DfCtx DfCtx;

@@ -26,15 +26,31 @@
  * query's round (see walk_step) */
 #define SETTLE_CAP_RATIO 16
 
-static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops);
+static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops,
+                      uint64_t *repair);
 
 /* Defender drops on the plain line from pos (an attacker node, plain length len). */
 static int line_drops(DfCtx *c, const Position *pos, int len) {
     Move pv[TS_MAX_PV];
     int len_at[TS_MAX_PV], drops = 0;
-    int n = plain_line(c, pos, len, pv, len_at, TS_MAX_PV, 0);
+    int n = plain_line(c, pos, len, pv, len_at, TS_MAX_PV, 0, NULL);
     for (int i = 1; i < n; i += 2) drops += move_is_drop(pv[i]);
     return drops;
+}
+
+/* plain_line's repair: pos (a child on the line) proved again within depth by a
+ * plain search of the nodes *left, which it spends.  Cheap entries are the first
+ * the table replaces: after Zuko 8's first search (56 M nodes) the line stopped
+ * at ply 7, where a defence was mated in one. */
+static DfResult line_repair(DfCtx *c, Position *pos, int depth, uint64_t *left) {
+    DfResult r = {DF_UNKNOWN, 0, 0, MOVE_NONE};
+    if (!*left || df_interrupted()) return r;
+    uint64_t n0 = df_nodes(c);
+    df_set_limits(c, n0 + *left, 0);
+    r = df_search(c, pos, depth, DF_PLAIN);
+    uint64_t used = df_nodes(c) - n0;
+    *left = used < *left ? *left - used : 0;
+    return r;
 }
 
 /* The plain proof's main line from the table: the attacker's shortest proven check,
@@ -46,8 +62,11 @@ static int line_drops(DfCtx *c, const Position *pos, int len) {
  * runs the king west behind four pawn drops (plain 40 after 3d4c) and the walk
  * stalled at ply 2.  So a defence scores its plain length less two plies per
  * defender drop (its own and those on its plain line); measured: Zuko 4 exact in
- * 32-38 s on two threads, 62-115 s without. */
-static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops) {
+ * 32-38 s on two threads, 62-115 s without.  repair (NULL: none): nodes left for
+ * proving again, within the bound, a child whose proof the table lost (see
+ * line_repair); at an attacker node, the check that its own proof entry names. */
+static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops,
+                      uint64_t *repair) {
     Position pos = *root;
     MoveList *ml = malloc(sizeof *ml);
     if (!ml) return 0;
@@ -62,6 +81,7 @@ static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_
             Undo u;
             pos_do_move(&pos, ml->moves[i], &u);
             DfResult r = df_probe(c, &pos, len - 1, DF_PLAIN);
+            if (r.result != DF_PROVEN && !is_or && repair) r = line_repair(c, &pos, len - 1, repair);
             int score = r.len;
             if (r.result == DF_PROVEN && !is_or && weigh_drops)
                 score -= 2 * (line_drops(c, &pos, r.len) + move_is_drop(ml->moves[i]));
@@ -76,6 +96,17 @@ static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_
                 bscore = score;
             }
         }
+        if (best == MOVE_NONE && is_or && repair) {
+            DfResult here = df_probe(c, &pos, len, DF_PLAIN);
+            for (int i = 0; i < ml->count && here.result == DF_PROVEN && best == MOVE_NONE; i++) {
+                if (ml->moves[i] != here.best) continue;
+                Undo u;
+                pos_do_move(&pos, ml->moves[i], &u);
+                DfResult r = line_repair(c, &pos, len - 1, repair);
+                pos_undo_move(&pos, ml->moves[i], &u);
+                if (r.result == DF_PROVEN) { best = ml->moves[i]; blen = r.len; }
+            }
+        }
         if (best == MOVE_NONE) break;
         len_at[n] = len;
         pv[n++] = best;
@@ -85,6 +116,20 @@ static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_
     }
     free(ml);
     return n;
+}
+
+int found_mate_line(DfCtx *c, const Position *root, int U, uint64_t repair_nodes, Move *pv, int max) {
+    int len_at[TS_MAX_PV];
+    uint64_t left = repair_nodes;
+    if (max > TS_MAX_PV) max = TS_MAX_PV;
+    int n = plain_line(c, root, U, pv, len_at, max, 0, &left);
+    /* a line, not a proof: it stands only if it ends with the defender mated */
+    Position pos = *root;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        pos_do_move(&pos, pv[i], &u);
+    }
+    return n % 2 == 1 && in_check(&pos) && !has_legal_move(&pos) ? n : 0;
 }
 
 typedef struct {
@@ -218,7 +263,7 @@ typedef struct {
 static Line *line_new(DfCtx *c, const Position *root, int ub) {
     Line *l = malloc(sizeof *l);
     if (!l) return NULL;
-    l->n = plain_line(c, root, ub, l->pv, l->len_at, TS_MAX_PV - 1, 1);
+    l->n = plain_line(c, root, ub, l->pv, l->len_at, TS_MAX_PV - 1, 1, NULL);
     l->at[0] = *root;
     for (int i = 0; i < l->n; i++) {
         Undo u;

@@ -35,6 +35,8 @@ typedef struct {
     char notes[TS_MAX_NOTES][TS_NOTE_LEN];
     int nnotes;
     int plain_len;      /* length of the plain-rule proof (proof checker bound) */
+    Move line[TS_MAX_PV]; /* o->found_line, when the length stays an upper bound: the mate */
+    int nline;          /* found (plain rule), nline <= length plies; not the main line */
     int verified;       /* -1 not run, 0 failed, 1 passed, 2 undecided (limit) */
     char verify_msg[TS_NOTE_LEN];
     uint64_t nodes;
@@ -70,6 +72,9 @@ typedef struct {
     int split_bounded;    /* with max_length and a helper: the helper splits the last bound by
                              root check (split_last_bound in split.c) */
     int trace;            /* stderr: the exact-length search's steps (exact_length.c) */
+    int found_line;       /* when a limit leaves the length an upper bound: the line of the mate
+                             found (a->line), its lost proofs searched again with at most a
+                             sixteenth of the problem's nodes (solve; not the composers) */
 } TsOptions;
 enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 

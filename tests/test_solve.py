@@ -354,6 +354,7 @@ def cli():
     check(p.returncode == 2 and len(rs) == 2 and rs[0]["result"] == "error" and rs[1]["result"] == "nomate",
           "cli stdin with a bad line: rc %d %s" % (p.returncode, p.stdout))
 
+
     # A lone problem with two threads: its exact length is searched bottom up and by
     # the walk at once on one table (Zuko 2 and 18: 21 and 23 plies, the record).
     for sfen, n in (("9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1", 21),
@@ -424,6 +425,41 @@ def interrupt():
               b["result"] == "unknown" and any(n.startswith("interrupted: Ctrl-C") for n in b["notes"]) and
               c["result"] == "unknown" and c["nodes"] == 0 and any(n.startswith("interrupted: not searched") for n in c["notes"]))
     check(ok, "Ctrl-C: rc %s, %s %s" % (p.returncode, (first + rest)[:600], err[:300]))
+
+
+def found_line():
+    """A limit that leaves the length an upper bound: pv stays [] and mate_line shows
+    the mate found, checked on cshogi (legal moves, every attacker move a check, the
+    defender mated at the end, at most length plies); --kif writes that line.  Zuko 21
+    with a 1 MB table: the walk's searches push part of the line's proofs out, which
+    are proved again (the trace counts their nodes).  An exact answer has no
+    mate_line."""
+    import tempfile
+    z21 = [l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv") if l.startswith("zukou-021\t")][0]
+    with tempfile.TemporaryDirectory() as kif_dir:
+        p = subprocess.run([EXE, "solve", "--threads", "1", "--hash", "1", "--nodes", "600000", "--no-flaws",
+                            "--trace", "--kif", kif_dir, z21], capture_output=True, text=True)
+        r = json.loads(p.stdout) if p.returncode == 0 else {}
+        line = r.get("mate_line", [])
+        board, ok = cshogi.Board(r.get("sfen", z21)), bool(line) and len(line) % 2 == 1
+        for i, usi in enumerate(line):
+            m = board.move_from_usi(usi) if ok else 0
+            ok = ok and m != 0 and board.is_legal(m)
+            if ok:
+                board.push(m)
+                ok = i % 2 == 1 or board.is_check()
+        ok = ok and board.is_check() and not list(board.legal_moves)
+        repair = re.search(r"trace: the mate found: (\d+) plies \(0: lost\), (\d+) nodes", p.stderr)
+        check(ok and r.get("result") == "mate" and r.get("length_exact") is False and r.get("pv") == [] and
+              len(line) <= r.get("length", 0) and repair and int(repair.group(1)) == len(line) and
+              int(repair.group(2)) > 0, "mate_line, zuko 21 at 600,000 nodes: %s %s" % (p.stdout[:600], p.stderr[-300:]))
+        kif = os.path.join(kif_dir, "0001.kif")
+        back = subprocess.run([EXE, "sfen", kif], capture_output=True, text=True) if os.path.exists(kif) else None
+        words = back.stdout.split() if back and back.returncode == 0 else []
+        check(line and "moves" in words and words[words.index("moves") + 1:] == line,
+              "--kif of an upper-bound answer: its mate_line: %s" % (back.stdout[:300] if back else "no file"))
+    exact = solve(["4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"])
+    check(exact and exact[0]["result"] == "mate" and "mate_line" not in exact[0], "exact answer, no mate_line: %s" % exact)
 
 
 def table_sizes():
@@ -628,6 +664,7 @@ def main():
     cli()
     trace()
     interrupt()
+    found_line()
     table_sizes()
     superiority_disproof()
     max_length()
