@@ -122,12 +122,14 @@ static void prepare(Job *j, const SolveOpts *o) {
     if (j->pos.king_sq[j->pos.side ^ 1] == SQ_NONE) { snprintf(j->err, sizeof j->err, "the defender has no king"); return; }
     if (j->moves) {
         Position q = j->pos;
-        char *save = NULL, buf[4096];
-        snprintf(buf, sizeof buf, "%s", j->moves);
-        for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        char *save = NULL;  /* (the moves are split in place: they are read only here) */
+        for (char *t = strtok_r(j->moves, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
             Move m;
             char err[ERR_MAX / 2];
-            if (j->nrec >= TS_MAX_PV) break;
+            if (j->nrec >= TS_MAX_PV) {
+                snprintf(j->err, sizeof j->err, "more than %d recorded moves", TS_MAX_PV);
+                return;
+            }
             if (move_parse(&q, t, &m, err, sizeof err)) {
                 snprintf(j->err, sizeof j->err, "move %d (%.8s): %s", j->nrec + 1, t, err);
                 return;

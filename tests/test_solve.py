@@ -353,7 +353,15 @@ def cli():
     rs = [json.loads(l) for l in p.stdout.splitlines()]
     check(p.returncode == 2 and len(rs) == 2 and rs[0]["result"] == "error" and rs[1]["result"] == "nomate",
           "cli stdin with a bad line: rc %d %s" % (p.returncode, p.stdout))
-
+    # a recorded solution is read whole up to TS_MAX_PV (1024) moves and refused beyond,
+    # never cut short (a 4 KB copy once held about 800)
+    shuffle = "4k4/9/9/9/9/9/9/9/R3K4 b - 1 moves " + " ".join(["9i9h", "5a4a", "9h9i", "4a5a"] * 256)
+    p = subprocess.run([EXE, "solve", "--threads", "1", "--nodes", "1000"], input=shuffle + "\n" + shuffle + " 9i9h\n",
+                       capture_output=True, text=True)
+    rs = [json.loads(l) for l in p.stdout.splitlines()]
+    check(p.returncode == 2 and len(rs) == 2 and rs[0].get("record_length") == 1024 and
+          rs[1]["result"] == "error" and "more than 1024 recorded moves" in rs[1]["error"],
+          "a record of 1024 moves, then 1025: rc %d %s" % (p.returncode, p.stdout[:300]))
 
     # A lone problem with two threads: its exact length is searched bottom up and by
     # the walk at once on one table (Zuko 2 and 18: 21 and 23 plies, the record).
