@@ -77,6 +77,10 @@ const char USAGE_SOLVE[] =
     "                \"length_lb\" (no mate within N is proved; a longer mate may exist)\n"
     "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
     "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
+    "  --out FILE    the answers go to FILE instead of stdout.  If FILE already holds\n"
+    "                answers (a run killed or stopped by Ctrl-C), those that answer\n"
+    "                the same inputs in order and are complete are kept and the run\n"
+    "                resumes after them; a FILE that answers other inputs is refused\n"
     "  --trace       stderr: the exact-length search step by step (each bottom-up\n"
     "                round, the walk's line and each of its steps: exact value,\n"
     "                nodes, seconds, and the nodes of its query and its settling);\n"
@@ -111,6 +115,7 @@ typedef struct {
     int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
         max_length, trace;
     const char *kif_dir;
+    const char *out_path;  /* --out FILE: answers there, resumed when it holds some */
     int progress;  /* stderr is a terminal: problems done, or a lone problem's nodes and seconds */
 } SolveOpts;
 
@@ -286,7 +291,7 @@ static void free_contexts(DfCtx **ctx, DfCtx **helper, int threads) {
 /* Solves every job; emits JSON lines in order as they complete (when out != NULL).
  * Each thread's table is allocated first: -1 (with a message) when the system will
  * not give them, so no job is ever answered "unknown" for want of memory. */
-static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
+static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
     int next_out = 0, done = 0;
     int threads = o->threads > 0 ? o->threads : 1;
     /* a lone problem with cores to spare: a second thread joins its length search */
@@ -334,7 +339,7 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out) {
             Job *j = &jobs[i];
             if (j->ok) interruptible_solve(c, j, &mine);
             render(j, o);
-            write_kif(j, i, o);
+            write_kif(j, base + i, o);
 #pragma omp critical(solve_out)
             {
                 j->done = 1;
@@ -368,9 +373,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         const char *s = argv[i];
         long long v = 0;
         int need = !strcmp(s, "--yozume-depth") || !strcmp(s, "--hash") || !strcmp(s, "--nodes") || !strcmp(s, "--time") || !strcmp(s, "--threads") ||
-                   !strcmp(s, "--kif") || !strcmp(s, "--tied-lines") || !strcmp(s, "--length-search") || !strcmp(s, "--max-length");
+                   !strcmp(s, "--kif") || !strcmp(s, "--tied-lines") || !strcmp(s, "--length-search") || !strcmp(s, "--max-length") ||
+                   !strcmp(s, "--out");
         if (need && i + 1 >= argc) return cli_error(cmd, "%s needs a value", s);
-        if (need && strcmp(s, "--kif") && strcmp(s, "--tied-lines") && strcmp(s, "--length-search")) {
+        if (need && strcmp(s, "--kif") && strcmp(s, "--tied-lines") && strcmp(s, "--length-search") && strcmp(s, "--out")) {
             char *end;
             v = strtoll(argv[i + 1], &end, 10);
             if (*end || v < 0) return cli_error(cmd, "%s needs a non-negative integer, got '%s'", s, argv[i + 1]);
@@ -381,6 +387,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (!strcmp(s, "--threads")) { if (v < 1 || v > 1024) return cli_error(cmd, "--threads must be 1..1024"); o->threads = (int)v; i++; }
         else if (!strcmp(s, "--max-length")) { if (v < 1 || v > DF_MAX_DEPTH - 2) return cli_error(cmd, "--max-length must be 1..%d", DF_MAX_DEPTH - 2); o->max_length = (int)v; i++; }
         else if (!strcmp(s, "--kif")) { o->kif_dir = argv[++i]; }
+        else if (!strcmp(s, "--out")) { o->out_path = argv[++i]; }
         else if (!strcmp(s, "--yozume-depth")) { if (v > 900) return cli_error(cmd, "--yozume-depth must be 0..900"); o->yozume_extra = (int)v; i++; }
         else if (!strcmp(s, "--yozume-unbounded")) o->yozume_extra = -1;
         else if (!strcmp(s, "--yozume-confirm")) o->yozume_confirm = 1;
@@ -441,6 +448,65 @@ static void add_kif_game(void *arg, const char *line, const char *err) {
         (*l->jobs)[*l->n - 1].given_err = strdup(err);
 }
 
+/* --out FILE: a run cut short (killed, or Ctrl-C) left its answers in input order,
+ * one flushed line each.  Those that answer the same inputs in the same order and
+ * are complete (a whole line, no "interrupted" note) are kept; FILE is cut after
+ * them and opened to append the rest (*kept: how many; a kept "error" answers a
+ * bad input, which stays bad for the exit status).  NULL (with a message) when
+ * FILE cannot be used or answers other inputs: a resume must never pair an answer
+ * with the wrong problem. */
+static FILE *resume_out(const char *path, const Job *jobs, int n, int *kept) {
+    *kept = 0;
+    FILE *f = fopen(path, "r");
+    if (!f && errno != ENOENT) {
+        fprintf(stderr, "tsumegen solve: cannot read %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t len = 0, keep = 0;
+    char *all = f ? util_slurp(f, &len) : NULL;
+    if (f) fclose(f);
+    if (f && !all) { fprintf(stderr, "tsumegen solve: cannot read %s\n", path); return NULL; }
+    for (size_t at = 0; all && at < len;) {
+        char *nl = memchr(all + at, '\n', len - at), *line = all + at;
+        if (!nl) break;  /* (a line cut by the kill: answered again) */
+        *nl = 0;
+        if (strstr(line, "\"interrupted: ")) break;  /* (Ctrl-C: this one and the rest again) */
+        char *want = NULL;
+        size_t wlen = 0;
+        FILE *w = *kept < n ? open_memstream(&want, &wlen) : NULL;
+        if (w) {
+            char sfen[SFEN_MAX + 8];
+            const Job *j = &jobs[*kept];
+            if (j->ok) sfen_format(&j->pos, sfen, sizeof sfen);
+            fputs("{\"sfen\":", w);
+            util_json_str(w, j->ok ? sfen : j->text);
+            fclose(w);
+        }
+        if (!want || strncmp(line, want, wlen)) {
+            if (*kept < n)
+                fprintf(stderr, "tsumegen solve: %s: line %d does not answer input %d (%s): not a run of these inputs\n",
+                        path, *kept + 1, *kept + 1, jobs[*kept].text);
+            else fprintf(stderr, "tsumegen solve: %s holds more answers than there are inputs (%d)\n", path, n);
+            free(want);
+            free(all);
+            return NULL;
+        }
+        free(want);
+        (*kept)++;
+        at = (size_t)(nl - all) + 1;
+        keep = at;
+    }
+    free(all);
+    f = fopen(path, f ? "r+" : "w");
+    if (!f || ftruncate(fileno(f), (off_t)keep) || fseek(f, (long)keep, SEEK_SET)) {
+        fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", path, strerror(errno));
+        if (f) fclose(f);
+        return NULL;
+    }
+    if (*kept) fprintf(stderr, "tsumegen solve: %s: %d of %d answers kept%s\n", path, *kept, n, *kept < n ? ", solving the rest" : "");
+    return f;
+}
+
 int cmd_solve(int argc, char **argv) {
     SolveOpts o;
     char **pos_args = malloc(sizeof(char *) * (size_t)(argc + 1));
@@ -499,12 +565,22 @@ int cmd_solve(int argc, char **argv) {
         prepare(&jobs[i], &o);
         if (!jobs[i].ok) { bad = 1; fprintf(stderr, "tsumegen solve: input %d: %s\n", i + 1, jobs[i].err); }
     }
+    int kept = 0;
+    FILE *out = stdout;
+    if (o.out_path && !(out = resume_out(o.out_path, jobs, n, &kept))) {
+        free_jobs(jobs, n);
+        return EXIT_USAGE;
+    }
     o.progress = isatty(2) && !o.trace;
     void (*old)(int) = signal(SIGINT, on_sigint);  /* (not while reading the input) */
-    int failed = run_jobs(jobs, n, &o, stdout) < 0;
+    int failed = run_jobs(jobs + kept, n - kept, &o, out, kept) < 0;
     signal(SIGINT, old);
+    if (out != stdout && fclose(out)) {
+        fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", o.out_path, strerror(errno));
+        failed = 1;
+    }
     int cut = 0;
-    for (int i = 0; i < n; i++) cut += jobs[i].interrupted;
+    for (int i = kept; i < n; i++) cut += jobs[i].interrupted;
     free_jobs(jobs, n);
     if (df_interrupted()) {
         fprintf(stderr, "tsumegen solve: interrupted: %d of %d answers complete; %d cut short or not begun (note \"interrupted\")\n",
@@ -555,7 +631,7 @@ int bench_solve(int count, int threads) {
             if ((pass & 1) && all == 1) continue;
             for (int i = 0; i < n; i++) { free(jobs[i].json); jobs[i].json = NULL; jobs[i].done = 0; }
             double t0 = wall();
-            if (run_jobs(jobs, n, &o, NULL) < 0) { free_jobs(jobs, n); return EXIT_USAGE; }
+            if (run_jobs(jobs, n, &o, NULL, 0) < 0) { free_jobs(jobs, n); return EXIT_USAGE; }
             double t = wall() - t0;
             uint64_t nodes = 0;
             int mate = 0, exact = 0, perfect = 0;

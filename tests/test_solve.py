@@ -435,6 +435,61 @@ def interrupt():
     check(ok, "Ctrl-C: rc %s, %s %s" % (p.returncode, (first + rest)[:600], err[:300]))
 
 
+def resume():
+    """--out FILE, cut short and resumed: Ctrl-C during Zuko 8 leaves Zuko 2's answer
+    and two interrupted ones; the rerun keeps the first line byte for byte and answers
+    the other two again (here with a node limit: Zuko 8 unknown, Zuko 2 exact, neither
+    interrupted).  A cut last line is answered again; a file that answers other
+    inputs, or more of them, is refused (exit 2) and left as it was."""
+    import tempfile
+    rows = {l.split("\t")[0]: l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv")}
+    quick, slow = rows["zukou-002"], rows["zukou-008"]
+    inputs = "\n".join([quick, slow, quick]) + "\n"
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "answers.jsonl")
+        p = subprocess.Popen([EXE, "solve", "--threads", "1", "--hash", "64", "--out", out], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p.stdin.write(inputs)
+        p.stdin.close()
+        p.stdin = None
+        deadline = time.time() + 60
+        while time.time() < deadline and not (os.path.exists(out) and open(out).read().count("\n") >= 1):
+            time.sleep(0.05)
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        try:
+            stdout, _ = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            stdout, _ = p.communicate()
+        first = open(out).read().splitlines()
+        check(p.returncode == 130 and stdout == "" and len(first) == 3 and "interrupted" not in first[0] and
+              all("interrupted" in l for l in first[1:]), "--out, Ctrl-C: rc %s %s" % (p.returncode, first))
+        r = subprocess.run([EXE, "solve", "--threads", "1", "--nodes", "200000", "--out", out], input=inputs,
+                           capture_output=True, text=True)
+        again = open(out).read().splitlines()
+        got = [json.loads(l) for l in again] if len(again) == 3 else []
+        check(r.returncode == 0 and "1 of 3 answers kept" in r.stderr and again[:1] == first[:1] and got and
+              got[1]["result"] == "unknown" and got[2]["result"] == "mate" and got[2]["length"] == 21 and
+              not any("interrupted" in json.dumps(g) for g in got),
+              "--out, resumed: rc %d %s %s" % (r.returncode, r.stderr[-300:], again))
+        # a line cut by a kill is answered again
+        with open(out, "w") as f:
+            f.write(again[0] + "\n" + again[1][:40])
+        r = subprocess.run([EXE, "solve", "--threads", "1", "--nodes", "200000", "--out", out], input=inputs,
+                           capture_output=True, text=True)
+        third = open(out).read().splitlines()
+        check(r.returncode == 0 and third[:1] == again[:1] and len(third) == 3 and json.loads(third[1])["result"] == "unknown",
+              "--out, a cut line: rc %d %s" % (r.returncode, third))
+        before = open(out).read()
+        wrong = subprocess.run([EXE, "solve", "--threads", "1", "--out", out], input="\n".join([slow, quick, quick]) + "\n",
+                               capture_output=True, text=True)
+        fewer = subprocess.run([EXE, "solve", "--threads", "1", "--out", out], input=quick + "\n", capture_output=True, text=True)
+        check(wrong.returncode == 2 and "does not answer input 1" in wrong.stderr and fewer.returncode == 2 and
+              "more answers than there are inputs" in fewer.stderr and open(out).read() == before,
+              "--out of other inputs refused: %s / %s" % (wrong.stderr[-200:], fewer.stderr[-200:]))
+
+
 def found_line():
     """A limit that leaves the length an upper bound: pv stays [] and mate_line shows
     the mate found, checked on cshogi (legal moves, every attacker move a check, the
@@ -672,6 +727,7 @@ def main():
     cli()
     trace()
     interrupt()
+    resume()
     found_line()
     table_sizes()
     superiority_disproof()
