@@ -26,6 +26,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import cshogi  # the independent cross-check of the record deviations (installed by .ci/run)
@@ -402,19 +403,16 @@ def trace():
           "--trace, stopped step: %s %s" % (p.stdout[:200], steps[-1:]))
 
 
-def interrupt():
-    """Ctrl-C: the searches stop as at a limit and every answer is printed in input
-    order: the finished one complete, the one cut short and the one never begun
-    unknown with an "interrupted" note; exit status 130.  (Zuko 8's first search
-    alone takes minutes, so it is surely running when the signal comes.)"""
-    rows = {l.split("\t")[0]: l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv")}
-    quick, slow = rows["zukou-002"], rows["zukou-008"]
-    p = subprocess.Popen([EXE, "solve", "--threads", "1", "--hash", "64"], stdin=subprocess.PIPE,
+def ctrl_c(opts, inputs, wait):
+    """solve --threads 1 --hash 64 OPTS on inputs; once wait(p) returns (what it read,
+    or None), a SIGINT half a second later.  Returns (p, that, the rest of stdout,
+    stderr)."""
+    p = subprocess.Popen([EXE, "solve", "--threads", "1", "--hash", "64", *opts], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    p.stdin.write("\n".join([quick, slow, quick]) + "\n")
+    p.stdin.write(inputs)
     p.stdin.close()
     p.stdin = None  # (communicate below must not flush it)
-    first = p.stdout.readline()
+    seen = wait(p)
     time.sleep(0.5)
     p.send_signal(signal.SIGINT)
     try:
@@ -422,6 +420,17 @@ def interrupt():
     except subprocess.TimeoutExpired:
         p.kill()
         rest, err = p.communicate()
+    return p, seen, rest, err
+
+
+def interrupt():
+    """Ctrl-C: the searches stop as at a limit and every answer is printed in input
+    order: the finished one complete, the one cut short and the one never begun
+    unknown with an "interrupted" note; exit status 130.  (Zuko 8's first search
+    alone takes minutes, so it is surely running when the signal comes.)"""
+    rows = {l.split("\t")[0]: l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv")}
+    quick, slow = rows["zukou-002"], rows["zukou-008"]
+    p, first, rest, err = ctrl_c([], "\n".join([quick, slow, quick]) + "\n", lambda p: p.stdout.readline())
     try:
         got = [json.loads(l) for l in [first] + rest.splitlines()]
     except ValueError:
@@ -441,27 +450,18 @@ def resume():
     the other two again (here with a node limit: Zuko 8 unknown, Zuko 2 exact, neither
     interrupted).  A cut last line is answered again; a file that answers other
     inputs, or more of them, is refused (exit 2) and left as it was."""
-    import tempfile
     rows = {l.split("\t")[0]: l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv")}
     quick, slow = rows["zukou-002"], rows["zukou-008"]
     inputs = "\n".join([quick, slow, quick]) + "\n"
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "answers.jsonl")
-        p = subprocess.Popen([EXE, "solve", "--threads", "1", "--hash", "64", "--out", out], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        p.stdin.write(inputs)
-        p.stdin.close()
-        p.stdin = None
-        deadline = time.time() + 60
-        while time.time() < deadline and not (os.path.exists(out) and open(out).read().count("\n") >= 1):
-            time.sleep(0.05)
-        time.sleep(0.5)
-        p.send_signal(signal.SIGINT)
-        try:
-            stdout, _ = p.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            stdout, _ = p.communicate()
+
+        def answered_once(p):
+            deadline = time.time() + 60
+            while time.time() < deadline and not (os.path.exists(out) and open(out).read().count("\n") >= 1):
+                time.sleep(0.05)
+
+        p, _, stdout, _ = ctrl_c(["--out", out], inputs, answered_once)
         first = open(out).read().splitlines()
         check(p.returncode == 130 and stdout == "" and len(first) == 3 and "interrupted" not in first[0] and
               all("interrupted" in l for l in first[1:]), "--out, Ctrl-C: rc %s %s" % (p.returncode, first))
@@ -497,7 +497,6 @@ def found_line():
     with a 1 MB table: the walk's searches push part of the line's proofs out, which
     are proved again (the trace counts their nodes).  An exact answer has no
     mate_line."""
-    import tempfile
     z21 = [l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv") if l.startswith("zukou-021\t")][0]
     with tempfile.TemporaryDirectory() as kif_dir:
         p = subprocess.run([EXE, "solve", "--threads", "1", "--hash", "1", "--nodes", "600000", "--no-flaws",
