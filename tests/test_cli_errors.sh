@@ -162,6 +162,10 @@ err solve-max-length-none '--max-length needs a value'     solve --max-length
 # "unknown" with exit 0 when the allocation failed)
 err solve-hash-too-big   "more than this machine's"        solve --hash 1048576 "$OK"
 err solve-hash-none      '--hash needs a value'            solve --hash
+err solve-out-none       '--out needs a value'             solve --out
+err solve-out-unwritable 'cannot write'                    solve --out "$tmp/no/such/dir/answers.jsonl" "$OK"
+printf '{"sfen":"4k4/9/9/9/9/9/9/9/9 b P 1","result":"nomate"}\n' >"$tmp/other.jsonl"
+err solve-out-other      'does not answer input 1'         solve --out "$tmp/other.jsonl" "$OK"
 err args-too-long        'arguments too long'              moves "$(printf 'x%.0s' $(seq 1 5000))"
 
 # --- stdin batch mode (a bad line: "error: ..." on stdout, the message on stderr, status 2)
