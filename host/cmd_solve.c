@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef _OPENMP
@@ -80,7 +81,8 @@ const char USAGE_SOLVE[] =
     "  --out FILE    the answers go to FILE instead of stdout.  If FILE already holds\n"
     "                answers (a run killed or stopped by Ctrl-C), those that answer\n"
     "                the same inputs in order and are complete are kept and the run\n"
-    "                resumes after them; a FILE that answers other inputs is refused\n"
+    "                resumes after them; a FILE that answers other inputs, or that\n"
+    "                another run is writing, is refused\n"
     "  --trace       stderr: the exact-length search step by step (each bottom-up\n"
     "                round, the walk's line and each of its steps: exact value,\n"
     "                nodes, seconds, and the nodes of its query and its settling);\n"
@@ -457,16 +459,29 @@ static void add_kif_game(void *arg, const char *line, const char *err) {
  * with the wrong problem. */
 static FILE *resume_out(const char *path, const Job *jobs, int n, int *kept) {
     *kept = 0;
-    FILE *f = fopen(path, "r");
-    if (!f && errno != ENOENT) {
-        fprintf(stderr, "tsumegen solve: cannot read %s: %s\n", path, strerror(errno));
+    /* "a+": created when missing, read from the start, written at the end (which the
+     * cut below puts after the kept answers); locked, so that two runs on one FILE
+     * cannot interleave their lines */
+    FILE *f = fopen(path, "a+");
+    if (!f) {
+        fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    if (flock(fileno(f), LOCK_EX | LOCK_NB)) {
+        fprintf(stderr, "tsumegen solve: %s is in use by another run\n", path);
+        fclose(f);
         return NULL;
     }
     size_t len = 0, keep = 0;
-    char *all = f ? util_slurp(f, &len) : NULL;
-    if (f) fclose(f);
-    if (f && !all) { fprintf(stderr, "tsumegen solve: cannot read %s\n", path); return NULL; }
-    for (size_t at = 0; all && at < len;) {
+    rewind(f);
+    char *all = util_slurp(f, &len);
+    if (!all) {
+        fprintf(stderr, "tsumegen solve: cannot read %s\n", path);
+        fclose(f);
+        return NULL;
+    }
+    const char *why = NULL;
+    for (size_t at = 0; at < len && !why;) {
         char *nl = memchr(all + at, '\n', len - at), *line = all + at;
         if (!nl) break;  /* (a line cut by the kill: answered again) */
         *nl = 0;
@@ -482,25 +497,26 @@ static FILE *resume_out(const char *path, const Job *jobs, int n, int *kept) {
             util_json_str(w, j->ok ? sfen : j->text);
             fclose(w);
         }
-        if (!want || strncmp(line, want, wlen)) {
-            if (*kept < n)
-                fprintf(stderr, "tsumegen solve: %s: line %d does not answer input %d (%s): not a run of these inputs\n",
-                        path, *kept + 1, *kept + 1, jobs[*kept].text);
-            else fprintf(stderr, "tsumegen solve: %s holds more answers than there are inputs (%d)\n", path, n);
-            free(want);
-            free(all);
-            return NULL;
+        if (*kept >= n) why = "more";
+        else if (!want || strncmp(line, want, wlen)) why = "other";
+        else {
+            (*kept)++;
+            at = keep = (size_t)(nl - all) + 1;
         }
         free(want);
-        (*kept)++;
-        at = (size_t)(nl - all) + 1;
-        keep = at;
     }
     free(all);
-    f = fopen(path, f ? "r+" : "w");
-    if (!f || ftruncate(fileno(f), (off_t)keep) || fseek(f, (long)keep, SEEK_SET)) {
+    if (why) {
+        if (*why == 'm') fprintf(stderr, "tsumegen solve: %s holds more answers than there are inputs (%d)\n", path, n);
+        else
+            fprintf(stderr, "tsumegen solve: %s: line %d does not answer input %d (%s): not a run of these inputs\n", path,
+                    *kept + 1, *kept + 1, jobs[*kept].text);
+        fclose(f);
+        return NULL;
+    }
+    if ((keep < len && ftruncate(fileno(f), (off_t)keep)) || fseek(f, 0, SEEK_END)) {
         fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", path, strerror(errno));
-        if (f) fclose(f);
+        fclose(f);
         return NULL;
     }
     if (*kept) fprintf(stderr, "tsumegen solve: %s: %d of %d answers kept%s\n", path, *kept, n, *kept < n ? ", solving the rest" : "");

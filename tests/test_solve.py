@@ -460,11 +460,16 @@ def resume():
             deadline = time.time() + 60
             while time.time() < deadline and not (os.path.exists(out) and open(out).read().count("\n") >= 1):
                 time.sleep(0.05)
+            # meanwhile a second run on the same file is refused (the file is locked)
+            return subprocess.run([EXE, "solve", "--threads", "1", "--out", out], input=inputs, capture_output=True,
+                                  text=True)
 
-        p, _, stdout, _ = ctrl_c(["--out", out], inputs, answered_once)
+        p, second, stdout, _ = ctrl_c(["--out", out], inputs, answered_once)
         first = open(out).read().splitlines()
         check(p.returncode == 130 and stdout == "" and len(first) == 3 and "interrupted" not in first[0] and
               all("interrupted" in l for l in first[1:]), "--out, Ctrl-C: rc %s %s" % (p.returncode, first))
+        check(second.returncode == 2 and "in use by another run" in second.stderr,
+              "--out while another run writes it: rc %d %s" % (second.returncode, second.stderr[-200:]))
         r = subprocess.run([EXE, "solve", "--threads", "1", "--nodes", "200000", "--out", out], input=inputs,
                            capture_output=True, text=True)
         again = open(out).read().splitlines()
