@@ -30,6 +30,8 @@ import subprocess
 import sys
 import time
 
+from sfen_grid import EMPTY, board_rows, board_text
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BIN = os.environ.get("BIN", "bin")
 EXE = os.path.join(ROOT, BIN, "tsumegen")
@@ -136,24 +138,6 @@ def to_sfen(board, side, hands):
                 ch = LETTER[pt] if c == BLACK else LETTER[pt].lower()
                 hand += (str(k) if k > 1 else "") + ch
     return "%s %s %s 1" % ("/".join(rows), "b" if side == BLACK else "w", hand or "-")
-
-
-def sfen_board(grid):
-    """grid: 9 ranks of 9 cells, file 9 first; a cell is a piece's SFEN letters
-    ("P", "+r", ...) or empty ("" or None).  Returns the SFEN board field."""
-    rows = []
-    for cells in grid:
-        s, e = "", 0
-        for c in cells:
-            if not c:
-                e += 1
-                continue
-            if e:
-                s += str(e)
-                e = 0
-            s += c
-        rows.append(s + (str(e) if e else ""))
-    return "/".join(rows)
 
 
 def rule_violation(board, hands):
@@ -422,33 +406,18 @@ def add_attacker_king(rng, sfen):
         return sfen
     dk = b.king_square(stm)
     parts = sfen.split()
-    rows = parts[0].split("/")
-    grid = []
-    for row in rows:  # grid[rank] = list of 9 cells, file 9 first
-        cells = []
-        i = 0
-        while i < len(row):
-            ch = row[i]
-            if ch.isdigit():
-                cells += [""] * int(ch)
-            elif ch == "+":
-                cells.append(row[i:i + 2])
-                i += 1
-            else:
-                cells.append(ch)
-            i += 1
-        grid.append(cells)
+    grid = board_rows(parts[0])  # grid[rank][9 - file]
     kch = "K" if stm == cshogi.WHITE else "k"
     for _ in range(200):
         sq = rng.randrange(81)
         f, r = sq // 9, sq % 9
-        if cheb(sq, dk) < 3 or grid[r][8 - f]:
+        if cheb(sq, dk) < 3 or grid[r][8 - f] != EMPTY:
             continue
         grid[r][8 - f] = kch
-        cand = " ".join([sfen_board(grid)] + parts[1:])
+        cand = " ".join([board_text(grid)] + parts[1:])
         if not not_to_move_in_check(cand):
             return cand
-        grid[r][8 - f] = ""
+        grid[r][8 - f] = EMPTY
     return None
 
 
@@ -658,7 +627,7 @@ def parse_kif(text):
     for who, lower in (("先手", False), ("後手", True)):
         for letter, n in hands.get(who, {}).items():
             hand += (str(n) if n > 1 else "") + (letter.lower() if lower else letter)
-    return "%s %s %s 1" % (sfen_board(rows), side, hand or "-"), moves, mate
+    return "%s %s %s 1" % (board_text(rows), side, hand or "-"), moves, mate
 
 
 def strip_number(sfen):

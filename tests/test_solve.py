@@ -30,6 +30,7 @@ import tempfile
 import time
 
 import cshogi  # the independent cross-check of the record deviations (installed by .ci/run)
+from sfen_grid import board_rows, board_text
 from tally import check, summary
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -280,39 +281,6 @@ def near_misses():
         same = r["result"] == "mate" and r["perfect"] and r["pv"] == moves.split()
         check(not same and (r["result"] == "nomate" or any_mate_verified(r)), "near-miss %s: %s" % (line, json.dumps(r)[:300]))
         check(cshogi_agrees(r), "near-miss %s: cshogi disagrees with %s" % (line, json.dumps(r)[:300]))
-
-
-def board_rows(board):
-    rows = []
-    for r in board.split("/"):
-        row, i = [], 0
-        while i < len(r):
-            ch = r[i]
-            if ch.isdigit():
-                row += ["."] * int(ch)
-                i += 1
-            elif ch == "+":
-                row.append(r[i:i + 2])
-                i += 2
-            else:
-                row.append(ch)
-                i += 1
-        rows.append(row)
-    return rows  # rows[rank][9 - file]
-
-
-def board_text(rows):
-    out = []
-    for row in rows:
-        t, n = "", 0
-        for x in row:
-            if x == ".":
-                n += 1
-            else:
-                t += (str(n) if n else "") + x
-                n = 0
-        out.append(t + (str(n) if n else ""))
-    return "/".join(out)
 
 
 def near_misses_added():

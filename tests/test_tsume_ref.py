@@ -38,7 +38,7 @@ import time
 import cshogi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_solve import board_rows, board_text  # noqa: E402
+from sfen_grid import board_rows, board_text  # noqa: E402
 from tally import check, summary  # noqa: E402
 from tsume_ref import PlainForbidden, TsumeRef, Undecided  # noqa: E402
 
