@@ -351,7 +351,7 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
                     next_out++;
                 }
                 if (out) fflush(out);
-                if (o->progress && n > 1) fprintf(stderr, "\rsolve: %d/%d", done, n);
+                if (o->progress && n > 1) fprintf(stderr, "\rsolve: %d/%d", base + done, base + n);  /* (base: kept by --out) */
             }
         }
     }
