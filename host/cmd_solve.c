@@ -154,15 +154,34 @@ static void prepare(Job *j, const SolveOpts *o) {
     j->ok = 1;
 }
 
+/* An answer's opening, `{"sfen":"..."`: the position as solved (the input text when
+ * it could not be read).  render writes it, resume_out looks for it. */
+static void write_sfen_field(FILE *f, const Job *j) {
+    char sfen[SFEN_MAX + 8];
+    if (j->ok) sfen_format(&j->pos, sfen, sizeof sfen);
+    fputs("{\"sfen\":", f);
+    util_json_str(f, j->ok ? sfen : j->text);
+}
+
+/* `,"key":["usi",...]` */
+static void write_moves(FILE *f, const char *key, const Move *moves, int n) {
+    char mv[8];
+    fprintf(f, ",\"%s\":[", key);
+    for (int i = 0; i < n; i++) {
+        move_format(moves[i], mv);
+        fprintf(f, "%s\"%s\"", i ? "," : "", mv);
+    }
+    fputc(']', f);
+}
+
 static void render(Job *j, const SolveOpts *o) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return;
-    char sfen[SFEN_MAX + 8], mv[8];
-    fputs("{\"sfen\":", f);
+    char mv[8];
+    write_sfen_field(f, j);
     if (!j->ok) {
-        util_json_str(f, j->text);
         fputs(",\"result\":\"error\",\"error\":", f);
         util_json_str(f, j->err);
         fputs("}", f);
@@ -170,28 +189,14 @@ static void render(Job *j, const SolveOpts *o) {
         j->json = buf;
         return;
     }
-    sfen_format(&j->pos, sfen, sizeof sfen);
-    util_json_str(f, sfen);
     const TsAnswer *a = &j->ans;
     static const char *const RES[] = {"unknown", "mate", "nomate"};
     fprintf(f, ",\"result\":\"%s\"", RES[a->result]);
     if (a->result == TS_MATE) {
         fprintf(f, ",\"length\":%d", a->length);
         if (!a->exact_length) fprintf(f, ",\"length_exact\":false,\"length_lb\":%d", a->length_lb);
-        fputs(",\"pv\":[", f);
-        for (int i = 0; i < a->npv; i++) {
-            move_format(a->pv[i], mv);
-            fprintf(f, "%s\"%s\"", i ? "," : "", mv);
-        }
-        fputc(']', f);
-        if (!a->exact_length && a->nline) {
-            fputs(",\"mate_line\":[", f);
-            for (int i = 0; i < a->nline; i++) {
-                move_format(a->line[i], mv);
-                fprintf(f, "%s\"%s\"", i ? "," : "", mv);
-            }
-            fputc(']', f);
-        }
+        write_moves(f, "pv", a->pv, a->npv);
+        if (!a->exact_length && a->nline) write_moves(f, "mate_line", a->line, a->nline);
         fprintf(f, ",\"perfect\":%s,\"flaws\":[", a->perfect ? "true" : "false");
         int nf = 0;
         if (a->nyozume) fprintf(f, "%s\"yozume\"", nf++ ? "," : "");
@@ -450,6 +455,19 @@ static void add_kif_game(void *arg, const char *line, const char *err) {
         (*l->jobs)[*l->n - 1].given_err = strdup(err);
 }
 
+/* Whether an answer line of an earlier run answers job j: it opens as render's does. */
+static int answers(const char *line, const Job *j) {
+    char *want = NULL;
+    size_t wlen = 0;
+    FILE *w = open_memstream(&want, &wlen);
+    if (!w) return 0;
+    write_sfen_field(w, j);
+    fclose(w);
+    int same = !strncmp(line, want, wlen);
+    free(want);
+    return same;
+}
+
 /* --out FILE: a run cut short (killed, or Ctrl-C) left its answers in input order,
  * one flushed line each.  Those that answer the same inputs in the same order and
  * are complete (a whole line, no "interrupted" note) are kept; FILE is cut after
@@ -480,34 +498,21 @@ static FILE *resume_out(const char *path, const Job *jobs, int n, int *kept) {
         fclose(f);
         return NULL;
     }
-    const char *why = NULL;
-    for (size_t at = 0; at < len && !why;) {
+    int mismatch = 0;
+    for (size_t at = 0; at < len && !mismatch;) {
         char *nl = memchr(all + at, '\n', len - at), *line = all + at;
         if (!nl) break;  /* (a line cut by the kill: answered again) */
         *nl = 0;
         if (strstr(line, "\"interrupted: ")) break;  /* (Ctrl-C: this one and the rest again) */
-        char *want = NULL;
-        size_t wlen = 0;
-        FILE *w = *kept < n ? open_memstream(&want, &wlen) : NULL;
-        if (w) {
-            char sfen[SFEN_MAX + 8];
-            const Job *j = &jobs[*kept];
-            if (j->ok) sfen_format(&j->pos, sfen, sizeof sfen);
-            fputs("{\"sfen\":", w);
-            util_json_str(w, j->ok ? sfen : j->text);
-            fclose(w);
-        }
-        if (*kept >= n) why = "more";
-        else if (!want || strncmp(line, want, wlen)) why = "other";
-        else {
+        mismatch = *kept >= n || !answers(line, &jobs[*kept]);
+        if (!mismatch) {
             (*kept)++;
             at = keep = (size_t)(nl - all) + 1;
         }
-        free(want);
     }
     free(all);
-    if (why) {
-        if (*why == 'm') fprintf(stderr, "tsumegen solve: %s holds more answers than there are inputs (%d)\n", path, n);
+    if (mismatch) {
+        if (*kept >= n) fprintf(stderr, "tsumegen solve: %s holds more answers than there are inputs (%d)\n", path, n);
         else
             fprintf(stderr, "tsumegen solve: %s: line %d does not answer input %d (%s): not a run of these inputs\n", path,
                     *kept + 1, *kept + 1, jobs[*kept].text);
