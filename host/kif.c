@@ -5,7 +5,7 @@
 #include <string.h>
 #include "../core/mate1.h"
 
-static const char *const FW_DIGIT[10] = {"０", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
+const char *const KIF_FW_DIGIT[10] = {"０", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
 static const char *const KANJI_NUM[19] = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十",
                                           "十一", "十二", "十三", "十四", "十五", "十六", "十七", "十八"};
 /* one-character names for the diagram; move lines spell promoted minors as 成香 etc. */
@@ -31,7 +31,7 @@ void kif_move_text(const Position *pos, Move m, int prev_to, char *buf, size_t l
     int to = move_to(m);
     char dest[16];
     if (to == prev_to) snprintf(dest, sizeof dest, "同　");
-    else snprintf(dest, sizeof dest, "%s%s", FW_DIGIT[sq_file(to) + 1], KANJI_NUM[sq_rank(to) + 1]);
+    else snprintf(dest, sizeof dest, "%s%s", KIF_FW_DIGIT[sq_file(to) + 1], KANJI_NUM[sq_rank(to) + 1]);
     if (move_is_drop(m)) {
         snprintf(buf, len, "%s%s打", dest, MOVE_NAME[move_drop_type(m)]);
         return;

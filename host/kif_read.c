@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/movegen.h"
+#include "kif.h"
 #include "util.h"
 
 struct KifReader {
@@ -114,13 +115,12 @@ static int eat(const char **s, const char *const *words, int n) {
     return -1;
 }
 
-static const char *const FW_DIGITS[10] = {"０", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
 static const char *const KANJI_DIGITS[10] = {"〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"};
 
 /* A file or rank 1-9: full-width or ASCII digit, or (kanji 1) a kanji numeral; 0 if none. */
 static int eat_coord(const char **s, int kanji) {
     if (**s >= '1' && **s <= '9') return *(*s)++ - '0';
-    int d = eat(s, FW_DIGITS, 10);
+    int d = eat(s, KIF_FW_DIGIT, 10);
     if (d <= 0 && kanji) d = eat(s, KANJI_DIGITS, 10);
     return d > 0 ? d : 0;
 }
