@@ -199,6 +199,59 @@ static int gen_evasions_ci(const Position *pos, const CheckInfo *ci, MoveList *l
     return l->count;
 }
 
+/* How many moves board_move_variants gives (1 or 2), without making them. */
+TG_INLINE int board_move_count(int us, int pt, int from, int to) {
+    if (can_promote_type(pt) && (in_zone(us, from) || in_zone(us, to))) return must_promote(us, pt, to) ? 1 : 2;
+    return 1;
+}
+
+/* gen_evasions' count without the list.  The captures and interpositions are
+ * found from their target squares (attackers_to of each), which are few (the
+ * checker and the squares between), and the pins only when some piece reaches
+ * one: most new defender nodes of a mate search are counted and never expanded. */
+int count_evasions(const Position *pos, int *nondrop, int *drop_squares) {
+    int us = pos->side, them = us ^ 1, ksq = pos->king_sq[us], n = 0;
+    *nondrop = *drop_squares = 0;
+    if (ksq == SQ_NONE) return 0;
+    Bitboard checkers = attackers_to(pos, them, ksq, pos->occupied);
+    if (!bb_any(checkers)) return 0;
+    Bitboard occk = bb_xor(pos->occupied, bb_sq(ksq));
+    Bitboard k = bb_andnot(KING_ATK[ksq], pos->by_color[us]);
+    while (bb_any(k)) n += !is_attacked(pos, them, bb_pop(&k), occk);
+    if (bb_more_than_one(checkers)) { *nondrop = n; return n; }
+    int c = bb_lsb(checkers);
+    Bitboard between = between_bb(ksq, c), target = bb_or(between, bb_sq(c));
+    Bitboard movers = bb_andnot(pos->by_color[us], bb_sq(ksq)), pinned = bb_empty();
+    int pins_known = 0;
+    while (bb_any(target)) {
+        int to = bb_pop(&target);
+        Bitboard a = bb_and(attackers_to(pos, us, to, pos->occupied), movers);
+        if (!bb_any(a)) continue;
+        if (!pins_known) {
+            pinned = bb_and(slider_blockers(pos, them, ksq), pos->by_color[us]);
+            pins_known = 1;
+        }
+        a = bb_andnot(a, pinned);
+        while (bb_any(a)) {
+            int from = bb_pop(&a);
+            n += board_move_count(us, piece_type(pos->board[from]), from, to);
+        }
+    }
+    *nondrop = n;
+    if (!bb_any(between)) return n;
+    int pcs = pawn_check_square(us, pos->king_sq[them]);
+    Bitboard any = bb_empty();
+    for (int pt = PAWN; pt <= GOLD; pt++) {
+        if (!pos->hand[us][pt]) continue;
+        Bitboard t = drop_targets(pos, pt, between);
+        if (pt == PAWN && pcs >= 0 && bb_test(t, pcs) && is_pawn_drop_mate(pos, pcs)) t = bb_xor(t, bb_sq(pcs));
+        n += bb_count(t);
+        any = bb_or(any, t);
+    }
+    *drop_squares = bb_count(any);
+    return n;
+}
+
 int gen_evasions(const Position *pos, MoveList *l) {
     CheckInfo ci;
     init_pins(pos, &ci);

@@ -34,6 +34,9 @@ Bitboard drop_targets(const Position *pos, int pt, Bitboard target);
 int gen_legal(const Position *pos, MoveList *list);
 int gen_checks(const Position *pos, MoveList *list);
 int gen_evasions(const Position *pos, MoveList *list);
+/* gen_evasions' count without listing the moves; *nondrop: the board moves among
+ * them, *drop_squares: the squares with at least one legal drop. */
+int count_evasions(const Position *pos, int *nondrop, int *drop_squares);
 /* Does the side to move have any legal move? (early exit; used by mate tests) */
 int has_legal_move(const Position *pos);
 /* Number of legal moves, without listing them (perft leaves); equals gen_legal's count. */

@@ -12,6 +12,9 @@ void test_register(const char *name, TestFn fn);
 extern int test_failures_in_current;
 /* Parses sfen (tsume hand convention); if it does not parse, says so and counts a failure. */
 Position test_load(const char *sfen);
+/* count_evasions against the list gen_evasions made for pos (test_rules.c):
+ * the total, the board moves and the squares with a drop must agree. */
+void check_evasion_count(const Position *pos, const void *evasions);
 
 #define TEST(name)                                                              \
     static void name(void);                                                     \

@@ -29,6 +29,27 @@ TEST(max_legal_moves_593) {
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next_rand(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
 
+void check_evasion_count(const Position *pos, const void *evasions) {
+    const MoveList *ev = evasions;
+    int nondrop = 0, squares = 0, nd, ds;
+    uint64_t seen[2] = {0, 0};
+    for (int i = 0; i < ev->count; i++) {
+        Move m = ev->moves[i];
+        if (!move_is_drop(m)) { nondrop++; continue; }
+        int s = move_to(m);
+        squares += !(seen[s >> 6] >> (s & 63) & 1);
+        seen[s >> 6] |= 1ull << (s & 63);
+    }
+    int n = count_evasions(pos, &nd, &ds);
+    if (n != ev->count || nd != nondrop || ds != squares) {
+        char sfen[256];
+        sfen_format(pos, sfen, sizeof sfen);
+        fprintf(stderr, "  count_evasions %d (%d board, %d drop squares), the list %d (%d, %d): %s\n", n, nd, ds,
+                ev->count, nondrop, squares, sfen);
+        test_failures_in_current++;
+    }
+}
+
 static int contains(const MoveList *l, Move m) {
     for (int i = 0; i < l->count; i++)
         if (l->moves[i] == m) return 1;
@@ -64,6 +85,7 @@ TEST(random_games_consistency) {
             if (in_check(&pos)) {
                 gen_evasions(&pos, &ev);
                 CHECK(ev.count == legal.count);
+                check_evasion_count(&pos, &ev);
             }
             Position before = pos;
             Undo u;

@@ -119,6 +119,7 @@ TEST(screen_core_matches_movegen) {
             int ne = 0;
             pos_do_move(&pos, m, &u);
             gen_evasions(&pos, &ev);
+            check_evasion_count(&pos, &ev);
             CHECK(sc_has_evasion(&pos) == (ev.count > 0));
             sc_evasions_init(&pos, &ei);
             while ((e = sc_evasions_next(&pos, &ei)) != MOVE_NONE && ne < MAX_MOVES) evs[ne++] = e;
