@@ -366,6 +366,62 @@ int gen_checks(const Position *pos, MoveList *l) {
     return l->count;
 }
 
+/* gen_checks' count without the list (df-pn+'s initial disproof number of a new
+ * attacker node).  A piece that can only give direct check, and whose moves are
+ * all legal (no own king, or the piece not pinned and no check on our king), is
+ * counted by popcount: its targets on the squares that check as it stands after
+ * the move, promoted or not.  Discoverers, pinned pieces and the king go move by
+ * move as in gen_checks. */
+int count_checks(const Position *pos) {
+    CheckInfo ci;
+    int us = pos->side, n = 0;
+    checkinfo_init(pos, &ci);
+    if (ci.ksq_them == SQ_NONE) return 0;
+    Bitboard notours = bb_andnot(bb_all(), pos->by_color[us]), ours = pos->by_color[us];
+    Bitboard per_move = bb_or(ci.discover, ci.pinned);
+    if (ci.ksq_us != SQ_NONE) per_move = bb_or(per_move, bb_sq(ci.ksq_us));
+    if (bb_any(ci.checkers)) per_move = ours;
+    while (bb_any(ours)) {
+        int from = bb_pop(&ours), pt = piece_type(pos->board[from]);
+        Bitboard att = bb_and(piece_attack(us, pt, from, pos->occupied), notours);
+        if (bb_test(per_move, from)) {
+            if (!bb_test(ci.discover, from)) {
+                Bitboard direct = ci.check_sq[pt];
+                if (can_promote_type(pt)) direct = bb_or(direct, ci.check_sq[pt + PROMOTE]);
+                att = bb_and(att, direct);
+            }
+            while (bb_any(att)) {
+                Move v[2];
+                int to = bb_pop(&att), nv = board_move_variants(us, pt, from, to, v);
+                for (int i = 0; i < nv; i++) n += move_gives_check(pos, &ci, v[i]) && move_is_legal(pos, &ci, v[i]);
+            }
+        } else {
+            /* (an unpromoted piece on a square it may not stay on attacks nothing, so
+             * check_sq already leaves out the non-promotions that must promote) */
+            n += bb_count(bb_and(att, ci.check_sq[pt]));
+            if (can_promote_type(pt)) {
+                Bitboard promo = in_zone(us, from) ? att : bb_and(att, bb_ranks(us, 0, 2));
+                n += bb_count(bb_and(promo, ci.check_sq[pt + PROMOTE]));
+            }
+        }
+    }
+    Bitboard empty = bb_andnot(bb_all(), pos->occupied);
+    for (int pt = PAWN; pt <= GOLD; pt++) {
+        if (!pos->hand[us][pt]) continue;
+        Bitboard t = drop_targets(pos, pt, bb_and(empty, ci.check_sq[pt]));
+        if (bb_any(ci.checkers)) {
+            while (bb_any(t)) {
+                int to = bb_pop(&t);
+                n += !(pt == PAWN && is_pawn_drop_mate(pos, to)) && move_is_legal(pos, &ci, make_drop(pt, to));
+            }
+            continue;
+        }
+        n += bb_count(t);
+        if (pt == PAWN && bb_any(t) && is_pawn_drop_mate(pos, bb_lsb(t))) n--;
+    }
+    return n;
+}
+
 int has_legal_move(const Position *pos) {
     MoveList l;
     if (in_check(pos)) return gen_evasions(pos, &l) > 0;

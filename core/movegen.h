@@ -33,6 +33,8 @@ Bitboard drop_targets(const Position *pos, int pt, Bitboard target);
 
 int gen_legal(const Position *pos, MoveList *list);
 int gen_checks(const Position *pos, MoveList *list);
+/* gen_checks' count without listing the moves. */
+int count_checks(const Position *pos);
 int gen_evasions(const Position *pos, MoveList *list);
 /* gen_evasions' count without listing the moves; *nondrop: the board moves among
  * them, *drop_squares: the squares with at least one legal drop. */

@@ -249,8 +249,7 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
                 if (lr.pn == 0) { f->len[i] = (int16_t)lr.len; memcpy(f->ph[i], lr.ph, 8); }
                 else actual_hand(c, pos, f->ph[i]);
             } else {
-                MoveList ch;
-                int n = gen_checks(pos, &ch);
+                int n = count_checks(pos);
                 if (n == 0) { f->pn[i] = INF; f->dn[i] = 0; no_check_hand(c, pos, f->ph[i]); }
                 else f->dn[i] = (uint64_t)n;
             }

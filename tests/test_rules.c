@@ -82,6 +82,7 @@ TEST(random_games_consistency) {
                 if (gc) { n_checks++; CHECK(contains(&checks, m)); }
             }
             CHECK(n_checks == checks.count);
+            CHECK_EQ_U64(count_checks(&pos), checks.count);
             if (in_check(&pos)) {
                 gen_evasions(&pos, &ev);
                 CHECK(ev.count == legal.count);

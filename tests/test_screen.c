@@ -128,6 +128,7 @@ TEST(screen_core_matches_movegen) {
             if (!ev.count) mine[nm++] = m;
         }
         CHECK(nc == checks.count);
+        CHECK_EQ_U64(count_checks(&pos), checks.count);
         CHECK(nm == m1.count && !memcmp(mine, m1.moves, (size_t)nm * sizeof(Move)));
         CHECK(sc_has_mate1(&pos) == (m1.count > 0));
         ScResult r;
