@@ -297,8 +297,8 @@ int count_legal(const Position *pos) {
     int us = pos->side, n = 0;
     init_pins(pos, &ci);
     if (bb_any(ci.checkers)) {
-        MoveList l;
-        return gen_evasions_ci(pos, &ci, &l);
+        int nondrop, drop_squares;
+        return count_evasions(pos, &nondrop, &drop_squares);
     }
     int ksq = ci.ksq_us;
     Bitboard notours = bb_andnot(bb_all(), pos->by_color[us]);

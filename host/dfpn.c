@@ -233,11 +233,12 @@ static void init_child(DfCtx *c, Position *pos, Frame *f, int i, int cdepth, int
             else f->pn[i] = (uint64_t)(c->find && mode == DF_PLAIN ? nondrop + drop_squares : n);
         } else if (p.status == DF_UNKNOWN && !p.hit && child_or) {
             /* ... and its disproof side: a new OR child's dn = number of checks (each
-             * must be refuted; counted by count_checks, without a list), so an AND node tries first the defence that leaves the
-             * attacker fewest checks.  Depth-bounded disproofs ("no mate within L-2")
-             * dominate exact lengths: bench solve full verdicts -35 % time, Zuko
-             * 1-29 at 8 M nodes 18 exact (was 17), most in half the nodes.  No
-             * check at all: no mate, whatever the depth. */
+             * must be refuted; count_checks counts them without a list), so an AND
+             * node tries first the defence that leaves the attacker fewest checks.
+             * Depth-bounded disproofs ("no mate within L-2") dominate exact lengths:
+             * bench solve full verdicts -35 % time, Zuko 1-29 at 8 M nodes 18 exact
+             * (was 17), most in half the nodes.  No check at all: no mate, whatever
+             * the depth. */
             Nd lr;
             Move bm;
             if (cdepth == 1 && or_last_ply(c, pos, mode, &lr, &bm)) {
