@@ -118,13 +118,23 @@ void pos_undo_move(Position *pos, Move m, const Undo *u) {
     TG_ASSERT(pos_check(pos) == 0);
 }
 
+/* The sliders' attacks are computed only for kinds that stand on one of sq's
+ * lines (most squares a mate search asks about have none on them). */
 Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ) {
     int them = c ^ 1;
+    Bitboard mine = pos->by_color[c];
     Bitboard a = step_attackers(pos, c, sq);
-    a = bb_or(a, bb_and(bishop_attack(sq, occ), bb_or(pos->by_type[BISHOP], pos->by_type[HORSE])));
-    a = bb_or(a, bb_and(rook_attack(sq, occ), bb_or(pos->by_type[ROOK], pos->by_type[DRAGON])));
-    a = bb_or(a, bb_and(lance_attack(them, sq, occ), pos->by_type[LANCE]));
-    return bb_and(a, pos->by_color[c]);
+    Bitboard bishops = bb_and(bb_or(pos->by_type[BISHOP], pos->by_type[HORSE]), mine);
+    Bitboard rooks = bb_and(bb_or(pos->by_type[ROOK], pos->by_type[DRAGON]), mine);
+    Bitboard lances = bb_and(pos->by_type[LANCE], mine);
+    Bitboard file = bb_or(RAY[DIR_N][sq], RAY[DIR_S][sq]);
+    if (bb_any(bb_and(bishops, bb_or(bb_or(RAY[DIR_NR][sq], RAY[DIR_SL][sq]), bb_or(RAY[DIR_SR][sq], RAY[DIR_NL][sq])))))
+        a = bb_or(a, bb_and(bishop_attack(sq, occ), bishops));
+    if (bb_any(bb_and(rooks, bb_or(file, bb_or(RAY[DIR_R][sq], RAY[DIR_L][sq])))))
+        a = bb_or(a, bb_and(rook_attack(sq, occ), rooks));
+    if (bb_any(bb_and(lances, file)))
+        a = bb_or(a, bb_and(lance_attack(them, sq, occ), lances));
+    return a;
 }
 
 int is_attacked(const Position *pos, int c, int sq, Bitboard occ) {
