@@ -172,16 +172,43 @@ static void gen_drops(const Position *pos, MoveList *l, Bitboard target) {
     }
 }
 
-/* King moves to squares the enemy does not attack (the king itself removed
- * from the occupancy so it cannot hide behind its own square). */
-static void gen_king_moves(const Position *pos, MoveList *l, int ksq) {
+/* Squares the side to move's king on ksq can step to without being attacked (the
+ * king itself removed from the occupancy so it cannot hide behind its own
+ * square): is_attacked's test, with the enemy's piece sets formed once for all
+ * (up to) eight squares instead of once a square. */
+static Bitboard king_escapes(const Position *pos, int ksq) {
     int us = pos->side;
-    Bitboard occk = bb_xor(pos->occupied, bb_sq(ksq));
-    Bitboard k = bb_andnot(KING_ATK[ksq], pos->by_color[us]);
+    Bitboard theirs = pos->by_color[us ^ 1], occk = bb_xor(pos->occupied, bb_sq(ksq));
+    Bitboard hdk = bb_or(bb_or(pos->by_type[KING], pos->by_type[HORSE]), pos->by_type[DRAGON]);
+    Bitboard pawns = bb_and(pos->by_type[PAWN], theirs), knights = bb_and(pos->by_type[KNIGHT], theirs);
+    Bitboard silvers = bb_and(bb_or(pos->by_type[SILVER], hdk), theirs);
+    Bitboard golds = bb_and(bb_or(golds_bb(pos), hdk), theirs);
+    Bitboard rooks = bb_and(bb_or(pos->by_type[ROOK], pos->by_type[DRAGON]), theirs);
+    Bitboard bishops = bb_and(bb_or(pos->by_type[BISHOP], pos->by_type[HORSE]), theirs);
+    Bitboard lances = bb_and(pos->by_type[LANCE], theirs);
+    Bitboard k = bb_andnot(KING_ATK[ksq], pos->by_color[us]), safe = bb_empty();
     while (bb_any(k)) {
         int to = bb_pop(&k);
-        if (!is_attacked(pos, us ^ 1, to, occk)) l->moves[l->count++] = make_move(ksq, to, 0);
+        /* an enemy step piece attacks `to` iff ours of that kind on `to` would attack it */
+        Bitboard step = bb_or(bb_or(bb_and(PAWN_ATK[us][to], pawns), bb_and(KNIGHT_ATK[us][to], knights)),
+                              bb_or(bb_and(SILVER_ATK[us][to], silvers), bb_and(GOLD_ATK[us][to], golds)));
+        if (bb_any(step)) continue;
+        Bitboard file = bb_or(RAY[DIR_N][to], RAY[DIR_S][to]);
+        if (bb_any(bb_and(rooks, bb_or(file, bb_or(RAY[DIR_R][to], RAY[DIR_L][to])))) &&
+            bb_any(bb_and(rook_attack(to, occk), rooks)))
+            continue;
+        if (bb_any(bb_and(lances, file)) && bb_any(bb_and(lance_attack(us, to, occk), lances))) continue;
+        if (bb_any(bb_and(bishops, bb_or(bb_or(RAY[DIR_NR][to], RAY[DIR_SL][to]), bb_or(RAY[DIR_SR][to], RAY[DIR_NL][to])))) &&
+            bb_any(bb_and(bishop_attack(to, occk), bishops)))
+            continue;
+        safe = bb_or(safe, bb_sq(to));
     }
+    return safe;
+}
+
+static void gen_king_moves(const Position *pos, MoveList *l, int ksq) {
+    Bitboard k = king_escapes(pos, ksq);
+    while (bb_any(k)) l->moves[l->count++] = make_move(ksq, bb_pop(&k), 0);
 }
 
 /* Evasions given the checkers.  Pinned pieces never evade: a pinned piece's
@@ -210,14 +237,12 @@ TG_INLINE int board_move_count(int us, int pt, int from, int to) {
  * checker and the squares between), and the pins only when some piece reaches
  * one: most new defender nodes of a mate search are counted and never expanded. */
 int count_evasions(const Position *pos, int *nondrop, int *drop_squares) {
-    int us = pos->side, them = us ^ 1, ksq = pos->king_sq[us], n = 0;
+    int us = pos->side, them = us ^ 1, ksq = pos->king_sq[us], n;
     *nondrop = *drop_squares = 0;
     if (ksq == SQ_NONE) return 0;
     Bitboard checkers = attackers_to(pos, them, ksq, pos->occupied);
     if (!bb_any(checkers)) return 0;
-    Bitboard occk = bb_xor(pos->occupied, bb_sq(ksq));
-    Bitboard k = bb_andnot(KING_ATK[ksq], pos->by_color[us]);
-    while (bb_any(k)) n += !is_attacked(pos, them, bb_pop(&k), occk);
+    n = bb_count(king_escapes(pos, ksq));
     if (bb_more_than_one(checkers)) { *nondrop = n; return n; }
     int c = bb_lsb(checkers);
     Bitboard between = between_bb(ksq, c), target = bb_or(between, bb_sq(c));
