@@ -16,6 +16,7 @@ import random
 import subprocess
 import sys
 
+from data_rows import record_problems
 from sfen_grid import EMPTY, board_rows, board_text
 from tally import check, summary
 
@@ -25,17 +26,6 @@ PIECES = [p for b in "PLNSGBRK" for p in (b, b.lower())] + \
          [("+" + b) if u else ("+" + b.lower()) for b in "PLNSBR" for u in (0, 1)]
 RESULTS = {"mate", "nomate", "unknown", "error"}
 SANITIZER = ("runtime error", "AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer")
-
-
-def problems():
-    """(sfen, [usi]) of the Zuko problems."""
-    out = []
-    for line in open(os.path.join(ROOT, "data/edo/zukou.tsv"), encoding="utf-8"):
-        if line.startswith("#"):
-            continue
-        f = line.rstrip("\n").split("\t")
-        out.append((f[2], f[3].split()))
-    return out
 
 
 def damage_position(rng, sfen, moves):
@@ -126,7 +116,7 @@ def answers_lines(out, inputs):
 def main():
     cases = int(os.environ.get("FUZZ_CASES", "250"))
     rng = random.Random(int(os.environ.get("FUZZ_SEED", "20261128")))
-    base = problems()
+    base = record_problems("data/edo/zukou.tsv")
     bad = 0
     for k in range(cases):
         texts = []

@@ -21,6 +21,7 @@ import cshogi
 import cshogi.KIF
 import shogi.KIF  # python-shogi
 
+from data_rows import record_problems
 from tally import check, summary
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -29,12 +30,7 @@ EXE = os.path.join(ROOT, os.environ.get("BIN", "bin"), "tsumegen")
 
 def problems():
     """(sfen, [usi]) of Zuko 1-100 and the first 200 of the 13-ply ShogiBoardQ set."""
-    out = []
-    for l in open(os.path.join(ROOT, "data/edo/zukou.tsv"), encoding="utf-8"):
-        if l.startswith("#"):
-            continue
-        f = l.rstrip("\n").split("\t")
-        out.append((f[2], f[3].split()))
+    out = record_problems("data/edo/zukou.tsv")
     path = os.path.join(ROOT, "data/third_party/shogiboardq/tsume_13ply_1000_20261001.txt")
     for l in open(path, encoding="utf-8").read().splitlines()[:200]:
         if l and not l.startswith("#"):

@@ -38,6 +38,7 @@ import time
 import cshogi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from data_rows import data_rows  # noqa: E402
 from sfen_grid import board_rows, board_text  # noqa: E402
 from tally import check, summary  # noqa: E402
 from tsume_ref import PlainForbidden, TsumeRef, Undecided  # noqa: E402
@@ -47,11 +48,6 @@ BIN = os.environ.get("BIN", "bin")
 EXE = os.path.join(ROOT, BIN, "tsumegen")
 SAN = "san" in BIN
 NODE_LIMIT = 25_000
-
-
-def data_rows(path):
-    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
-        return [l.rstrip("\n").split("\t") for l in f if l.strip() and not l.startswith("#")]
 
 
 DOCUMENTED = {"yo162a": 3, "yo162b": 3, "sug20": 3, "sug1": 5, "sug10": 3, "sug7": 7, "yo257a": 5, "fsf644": 1}
