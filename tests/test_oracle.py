@@ -31,6 +31,7 @@ import sys
 import time
 
 from sfen_grid import EMPTY, board_rows, board_text
+from tally import check, summary
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BIN = os.environ.get("BIN", "bin")
@@ -42,24 +43,14 @@ N_ROOTS = int(os.environ.get("ORACLE_ROOTS", "10000"))
 CHILDREN_PER_ROOT = 3
 N_KIF = 200
 N_GAMES = 40
-MAX_SHOWN = 20
-
-passed = 0
-failed = 0
-shown = 0
 
 
 def fail(msg):
-    global failed, shown
-    failed += 1
-    if shown < MAX_SHOWN:
-        print(msg)
-        shown += 1
+    check(False, msg)
 
 
 def finish():
-    print("oracle: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    sys.exit(summary("oracle"))
 
 
 try:
@@ -79,13 +70,11 @@ except ImportError:
         import cshogi  # noqa: F811
         import cshogi.KIF  # noqa: F811
     except ImportError:
-        print("FAIL oracle cshogi not installable (python3 -m pip install cshogi did not make it importable)")
-        failed += 1
+        fail("oracle cshogi not installable (python3 -m pip install cshogi did not make it importable)")
         finish()
 
 if not os.access(EXE, os.X_OK):
-    print("FAIL oracle %s not built (run make)" % EXE)
-    failed += 1
+    fail("oracle %s not built (run make)" % EXE)
     finish()
 
 # ---------------------------------------------------------------- pieces
@@ -379,7 +368,6 @@ def run_batch(args, lines):
 
 
 def compare(cat, sfen, got_line, want):
-    global passed
     if got_line.startswith("error:"):
         fail("MISMATCH %s %s: tsumegen %s" % (cat, sfen, got_line))
         return
@@ -394,7 +382,7 @@ def compare(cat, sfen, got_line, want):
         fail("MISMATCH %s %s: tsumegen extra [%s] missing [%s]"
              % (cat, sfen, " ".join(extra), " ".join(missing)))
         return
-    passed += 1
+    check(True, "")
 
 
 def add_attacker_king(rng, sfen):
@@ -504,13 +492,12 @@ def main():
         compare("evasions", positions[i], ev_out[j], data[i][0])
 
     # candidates breaking the rules must be refused, one error line each
-    global passed
     rej_out = run_batch(["moves"], [g for g, _ in rejects])
     kinds = {}
     for (g, why), line in zip(rejects, rej_out):
         kinds[why] = kinds.get(why, 0) + 1
         if line.startswith("error:"):
-            passed += 1
+            check(True, "")
         else:
             fail("MISMATCH reject %s (%s): tsumegen accepted it" % (g, why))
 
@@ -636,7 +623,6 @@ def strip_number(sfen):
 
 def kif_check(rng, roots):
     """Random short sequences -> tsumegen kif -> read back -> same start and moves."""
-    global passed
     n_rec = n_moves = n_mate = 0
     cshogi_reads_bod = None
     sample = rng.sample(roots, min(N_KIF, len(roots)))
@@ -755,7 +741,7 @@ def kif_check(rng, roots):
         if errors:
             fail("MISMATCH kif %s moves %s: %s" % (start, " ".join(seq_usi), "; ".join(errors)))
             continue
-        passed += 1
+        check(True, "")
         n_moves += len(seq)
         n_mate += mate
     return n_rec, n_moves, n_mate, ("cshogi reads BOD" if cshogi_reads_bod else "cshogi KIF reader ignores BOD")
