@@ -88,7 +88,7 @@ const char USAGE_SOLVE[] =
     "                nodes, seconds, and the nodes of its query and its settling);\n"
     "                replaces the progress line\n"
     "On a terminal, stderr shows progress: problems done, or for a lone problem its\n"
-    "nodes and seconds.\n"
+    "nodes, seconds and length so far (\"mate 27 found, at least 19\", \"exact 25\").\n"
     "Ctrl-C stops the searches as a limit would and still prints every answer in order\n"
     "(those cut short or never begun say \"interrupted\" in their notes); a second\n"
     "Ctrl-C ends it at once.\n"
@@ -250,12 +250,19 @@ static void write_kif(const Job *j, int idx, const SolveOpts *o) {
 }
 
 /* A lone problem on a terminal: its node count and time every 2^19 nodes (about a second
- * or two), so a long search shows it is alive. */
-typedef struct { double t0; } LoneProgress;
+ * or two), so a long search shows it is alive, and the length as far as it is known:
+ * the mate found and what is proved of the shortest, or the exact length. */
+typedef struct { double t0; const DfCtx *c; } LoneProgress;
 
 static void lone_progress(void *arg, uint64_t nodes) {
     const LoneProgress *p = arg;
-    fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s ", nodes / 1e6, df_now() - p->t0);
+    int mate, at_least;
+    char known[64] = "";
+    df_bounds(p->c, &mate, &at_least);
+    if (mate && mate == at_least) snprintf(known, sizeof known, ", exact %d", mate);
+    else if (mate) snprintf(known, sizeof known, ", mate %d found, at least %d", mate, at_least);
+    else if (at_least > 1) snprintf(known, sizeof known, ", no mate below %d", at_least);
+    fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s ", nodes / 1e6, df_now() - p->t0, known);
 }
 
 /* Ctrl-C (solve's SIGINT handler): the searches stop as at a limit, the problems
@@ -337,7 +344,7 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         int me = 0;
 #endif
         DfCtx *c = ctx[me];
-        LoneProgress lp = {df_now()};
+        LoneProgress lp = {df_now(), c};
         if (n == 1 && o->progress) df_set_progress(c, lone_progress, &lp, (uint64_t)1 << 19);
         TsOptions mine = to;
         mine.helper = helper[me];

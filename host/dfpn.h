@@ -88,6 +88,12 @@ uint64_t df_nodes(const DfCtx *c);
  * runs on the searching thread and must be quick. */
 typedef void (*DfProgressFn)(void *arg, uint64_t nodes);
 void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every);
+/* The root's length bounds so far, for that display: df_note_bounds keeps the
+ * shortest mate found (0: none) and the highest proven "no mate in fewer plies"
+ * (1: nothing yet) it is told of; df_begin resets them.  The exact length is
+ * mate_found == at_least. */
+void df_note_bounds(DfCtx *c, int mate_found, int at_least);
+void df_bounds(const DfCtx *c, int *mate_found, int *at_least);
 
 /* The query: mate within `depth` plies from pos (OR if pos->side is the attacker). */
 DfResult df_search(DfCtx *c, Position *pos, int depth, int mode);

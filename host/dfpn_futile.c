@@ -253,6 +253,7 @@ static int exact_or_up(DfCtx *c, Position *pos, int ub, int *lb) {
         if (undecided(c, &r)) return -2;
         if (r.pn == 0) return r.len;
         *lb = d + 2;
+        df_note_bounds(c, 0, *lb);
     }
     return ub;  /* mated within ub (a plain proof of ub is a futile-rule proof within ub) */
 }

@@ -115,6 +115,7 @@ struct DfCtx {
                     * (or_last_ply), and with 2 (the default) those three plies from it
                     * too (or_three_ply); less only to compare (df_set_last_ply) */
     int eps_div;   /* the 1+epsilon trick's epsilon is 1/eps_div (df_set_epsilon) */
+    int mate_found, at_least;  /* df_note_bounds */
     DfProgressFn progress;  /* df_set_progress */
     void *progress_arg;
     uint64_t progress_mask;

@@ -61,6 +61,8 @@ static void start_search(DfCtx *c, int attacker, uint64_t node_limit, double dea
     c->gb_n = 0;
     c->forbid = NULL;
     c->nforbid = 0;
+    c->mate_found = 0;
+    c->at_least = 1;
 }
 
 void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
@@ -109,6 +111,16 @@ void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline) {
     c->aborted = 0;
 }
 uint64_t df_nodes(const DfCtx *c) { return c->nodes; }
+
+void df_note_bounds(DfCtx *c, int mate_found, int at_least) {
+    if (mate_found > 0 && (!c->mate_found || mate_found < c->mate_found)) c->mate_found = mate_found;
+    if (at_least > c->at_least) c->at_least = at_least;
+}
+
+void df_bounds(const DfCtx *c, int *mate_found, int *at_least) {
+    *mate_found = c->mate_found;
+    *at_least = c->at_least;
+}
 void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every) {
     c->progress = fn;
     c->progress_arg = arg;

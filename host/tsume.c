@@ -550,7 +550,10 @@ static int solve_bounded(DfCtx *c, DfCtx *h, const TsOptions *o, TsAnswer *a, Po
     int ub = o->max_length | 1, lb = 1;  /* the deepest odd bound asked is ub - 2 <= N */
     if (ub == o->max_length) ub += 2;
     int L = exact_bounded(c, h, pos, ub, deadline, &lb);
-    if (L > 0 && L < ub) return L;
+    if (L > 0 && L < ub) {
+        df_note_bounds(c, L, L);
+        return L;
+    }
     a->length_lb = L == ub ? ub : lb;
     if (L == ub) add_note(a, "no_mate_within: no mate of at most %d plies (proved)%s", "", ub - 2);
     return 0;
@@ -601,7 +604,9 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
             a->plain_len = r.len;
             a->length = r.len;
             df_set_no_rep(c, 1);  /* bounded queries from here on: every disproof is cacheable */
+            df_note_bounds(c, r.len, 0);
             int L = exact_length(c, &pos, r.len, o, t0, a);
+            if (L > 0) df_note_bounds(c, L, L);
             if (L > 0) analyse_mate(c, o, a, root, L);
         }
     }

@@ -344,6 +344,53 @@ def cli():
               "two threads, one problem: rc %d %s" % (p.returncode, p.stdout[:300]))
 
 
+def on_terminal(args):
+    """(exit status, stdout, stderr) of tsumegen with its stderr on a pseudo-terminal."""
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([EXE] + args, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # (EIO: the child closed the terminal)
+            break
+        if not chunk:
+            break
+        err += chunk
+    out = p.stdout.read()
+    p.wait()
+    os.close(master)
+    return p.returncode, out.decode(), err.decode("utf-8", "replace")
+
+
+PROGRESS = re.compile(r"solve: [0-9.]+ M nodes, \d+ s(?:, exact (\d+)|, mate (\d+) found, at least (\d+))? *$")
+
+
+def progress():
+    """A lone problem on a terminal: the progress line tells the length as far as it
+    is known, and those bounds hold (one thread, no time limit: the same nodes each
+    run).  Zuko 21 (exact 25) within 1.2 M nodes: a mate found and a lower bound, with
+    lower <= 25 <= mate; Zuko 12 (exact 27): "exact 27" once it is proved."""
+    rows = {l.split("\t")[0]: l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv")}
+    for pid, exact, opts in (("zukou-021", 25, ["--nodes", "1200000"]), ("zukou-012", 27, [])):
+        rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "32"] + opts + [rows[pid]])
+        shown = [e.strip() for e in err.split("\r") if e.strip()]
+        parsed = [PROGRESS.match(e) for e in shown]
+        bad = [e for e, m in zip(shown, parsed) if not m or
+               (m.group(1) and int(m.group(1)) != exact) or
+               (m.group(2) and not int(m.group(3)) <= exact <= int(m.group(2)))]
+        known = [m.group(1) or m.group(2) for m in parsed if m]
+        check(rc == 0 and shown and not bad and any(known) and
+              (pid != "zukou-012" or any(m.group(1) for m in parsed if m)),
+              "progress %s: rc %d, lines %s, wrong %s" % (pid, rc, shown[-3:], bad[:3]))
+    # not a terminal: no progress line at all
+    p = subprocess.run([EXE, "solve", "--threads", "1", "--nodes", "1200000", rows["zukou-021"]],
+                       capture_output=True, text=True)
+    check(p.returncode == 0 and "solve:" not in p.stderr, "progress off a terminal: " + p.stderr[:300])
+
+
 def trace():
     """--trace: the exact-length search's steps on stderr, the answer unchanged.  Zuko
     22 (51 plies) by the walk alone: its line, a step per attacker ply down to the root
@@ -698,6 +745,7 @@ def max_length():
 def main():
     cli()
     trace()
+    progress()
     interrupt()
     resume()
     found_line()
