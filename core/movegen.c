@@ -235,13 +235,12 @@ TG_INLINE int board_move_count(int us, int pt, int from, int to) {
 /* gen_evasions' count without the list.  The captures and interpositions are
  * found from their target squares (attackers_to of each), which are few (the
  * checker and the squares between), and the pins only when some piece reaches
- * one: most new defender nodes of a mate search are counted and never expanded. */
-int count_evasions(const Position *pos, int *nondrop, int *drop_squares) {
+ * one: most new defender nodes of a mate search are counted and never expanded.
+ * checkers: the pieces checking the side to move (count_legal has them already). */
+static int count_evasions_given(const Position *pos, Bitboard checkers, int *nondrop, int *drop_squares) {
     int us = pos->side, them = us ^ 1, ksq = pos->king_sq[us], n;
     *nondrop = *drop_squares = 0;
-    if (ksq == SQ_NONE) return 0;
-    Bitboard checkers = attackers_to(pos, them, ksq, pos->occupied);
-    if (!bb_any(checkers)) return 0;
+    if (ksq == SQ_NONE || !bb_any(checkers)) return 0;
     n = bb_count(king_escapes(pos, ksq));
     if (bb_more_than_one(checkers)) { *nondrop = n; return n; }
     int c = bb_lsb(checkers);
@@ -275,6 +274,10 @@ int count_evasions(const Position *pos, int *nondrop, int *drop_squares) {
     }
     *drop_squares = bb_count(any);
     return n;
+}
+
+int count_evasions(const Position *pos, int *nondrop, int *drop_squares) {
+    return count_evasions_given(pos, checkers_of(pos), nondrop, drop_squares);
 }
 
 int gen_evasions(const Position *pos, MoveList *l) {
@@ -323,7 +326,7 @@ int count_legal(const Position *pos) {
     init_pins(pos, &ci);
     if (bb_any(ci.checkers)) {
         int nondrop, drop_squares;
-        return count_evasions(pos, &nondrop, &drop_squares);
+        return count_evasions_given(pos, ci.checkers, &nondrop, &drop_squares);
     }
     int ksq = ci.ksq_us;
     Bitboard notours = bb_andnot(bb_all(), pos->by_color[us]);
