@@ -196,7 +196,7 @@ static void render(Job *j, const SolveOpts *o) {
         fprintf(f, ",\"length\":%d", a->length);
         if (!a->exact_length) fprintf(f, ",\"length_exact\":false,\"length_lb\":%d", a->length_lb);
         write_moves(f, "pv", a->pv, a->npv);
-        if (!a->exact_length && a->nline) write_moves(f, "mate_line", a->line, a->nline);
+        if (a->nline) write_moves(f, "mate_line", a->line, a->nline);
         fprintf(f, ",\"perfect\":%s,\"flaws\":[", a->perfect ? "true" : "false");
         int nf = 0;
         if (a->nyozume) fprintf(f, "%s\"yozume\"", nf++ ? "," : "");
@@ -237,7 +237,7 @@ static void render(Job *j, const SolveOpts *o) {
 
 static void write_kif(const Job *j, int idx, const SolveOpts *o) {
     const TsAnswer *a = &j->ans;
-    int shown = a->npv ? a->npv : a->exact_length ? 0 : a->nline;
+    int shown = a->npv ? a->npv : a->nline;  /* (a line is found only where the length is open) */
     if (!o->kif_dir || !j->ok || a->result != TS_MATE || !shown) return;
     char path[1024], comment[256];
     snprintf(path, sizeof path, "%s/%04d.kif", o->kif_dir, idx + 1);
@@ -335,7 +335,6 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
     const char *sb = getenv("TSUMEGEN_SPLIT");
     to.split_bounded = !(sb && *sb && atoi(sb) == 0);
     to.trace = o->trace;
-    to.found_line = 1;
 #pragma omp parallel num_threads(threads)
     {
 #ifdef _OPENMP
