@@ -14,3 +14,8 @@ def data_rows(path):
 def record_problems(path="data/edo/zukou.tsv"):
     """(sfen, [usi]) of each problem of an Edo collection: its position and recorded moves."""
     return [(row[2], row[3].split()) for row in data_rows(path)]
+
+
+def record_sfen(pid, path="data/edo/zukou.tsv"):
+    """The SFEN of one problem of an Edo collection by its id ("zukou-021")."""
+    return next(row[2] for row in data_rows(path) if row[0] == pid)

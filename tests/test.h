@@ -14,7 +14,7 @@ extern int test_failures_in_current;
 Position test_load(const char *sfen);
 /* count_evasions against the list gen_evasions made for pos (test_rules.c):
  * the total, the board moves and the squares with a drop must agree. */
-void check_evasion_count(const Position *pos, const void *evasions);
+void check_evasion_count(const Position *pos, const MoveList *evasions);
 
 #define TEST(name)                                                              \
     static void name(void);                                                     \

@@ -29,8 +29,7 @@ TEST(max_legal_moves_593) {
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next_rand(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; }
 
-void check_evasion_count(const Position *pos, const void *evasions) {
-    const MoveList *ev = evasions;
+void check_evasion_count(const Position *pos, const MoveList *ev) {
     int nondrop = 0, squares = 0, nd, ds;
     uint64_t seen[2] = {0, 0};
     for (int i = 0; i < ev->count; i++) {

@@ -22,6 +22,7 @@ Last line: "solve: N passed, N failed" (one count per problem checked).
 """
 import json
 import os
+import pty
 import re
 import signal
 import subprocess
@@ -30,6 +31,7 @@ import tempfile
 import time
 
 import cshogi  # the independent cross-check of the record deviations (installed by .ci/run)
+from data_rows import record_sfen
 from sfen_grid import board_rows, board_text
 from tally import check, summary
 
@@ -346,7 +348,6 @@ def cli():
 
 def on_terminal(args):
     """(exit status, stdout, stderr) of tsumegen with its stderr on a pseudo-terminal."""
-    import pty
     master, slave = pty.openpty()
     p = subprocess.Popen([EXE] + args, stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
@@ -373,9 +374,8 @@ def progress():
     is known, and those bounds hold (one thread, no time limit: the same nodes each
     run).  Zuko 21 (exact 25) within 1.2 M nodes: a mate found and a lower bound, with
     lower <= 25 <= mate; Zuko 12 (exact 27): "exact 27" once it is proved."""
-    rows = {l.split("\t")[0]: l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv")}
     for pid, exact, opts in (("zukou-021", 25, ["--nodes", "1200000"]), ("zukou-012", 27, [])):
-        rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "32"] + opts + [rows[pid]])
+        rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "32"] + opts + [record_sfen(pid)])
         shown = [e.strip() for e in err.split("\r") if e.strip()]
         parsed = [PROGRESS.match(e) for e in shown]
         bad = [e for e, m in zip(shown, parsed) if not m or
@@ -386,7 +386,7 @@ def progress():
               (pid != "zukou-012" or any(m.group(1) for m in parsed if m)),
               "progress %s: rc %d, lines %s, wrong %s" % (pid, rc, shown[-3:], bad[:3]))
     # not a terminal: no progress line at all
-    p = subprocess.run([EXE, "solve", "--threads", "1", "--nodes", "1200000", rows["zukou-021"]],
+    p = subprocess.run([EXE, "solve", "--threads", "1", "--nodes", "1200000", record_sfen("zukou-021")],
                        capture_output=True, text=True)
     check(p.returncode == 0 and "solve:" not in p.stderr, "progress off a terminal: " + p.stderr[:300])
 
@@ -395,7 +395,7 @@ def trace():
     """--trace: the exact-length search's steps on stderr, the answer unchanged.  Zuko
     22 (51 plies) by the walk alone: its line, a step per attacker ply down to the root
     (which says the exact length), each step's query."""
-    z22 = [l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv") if l.startswith("zukou-022\t")][0]
+    z22 = record_sfen("zukou-022")
     base = [EXE, "solve", "--threads", "1", "--hash", "64", "--no-flaws", "--length-search", "walk"]
     quiet = subprocess.run(base + [z22], capture_output=True, text=True)
     p = subprocess.run(base + ["--trace", z22], capture_output=True, text=True)
@@ -443,8 +443,7 @@ def interrupt():
     order: the finished one complete, the one cut short and the one never begun
     unknown with an "interrupted" note; exit status 130.  (Zuko 8's first search
     alone takes minutes, so it is surely running when the signal comes.)"""
-    rows = {l.split("\t")[0]: l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv")}
-    quick, slow = rows["zukou-002"], rows["zukou-008"]
+    quick, slow = record_sfen("zukou-002"), record_sfen("zukou-008")
     p, first, rest, err = ctrl_c([], "\n".join([quick, slow, quick]) + "\n", lambda p: p.stdout.readline())
     try:
         got = [json.loads(l) for l in [first] + rest.splitlines()]
@@ -465,8 +464,7 @@ def resume():
     the other two again (here with a node limit: Zuko 8 unknown, Zuko 2 exact, neither
     interrupted).  A cut last line is answered again; a file that answers other
     inputs, or more of them, is refused (exit 2) and left as it was."""
-    rows = {l.split("\t")[0]: l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv")}
-    quick, slow = rows["zukou-002"], rows["zukou-008"]
+    quick, slow = record_sfen("zukou-002"), record_sfen("zukou-008")
     inputs = "\n".join([quick, slow, quick]) + "\n"
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "answers.jsonl")
@@ -517,7 +515,7 @@ def found_line():
     with a 1 MB table: the walk's searches push part of the line's proofs out, which
     are proved again (the trace counts their nodes).  An exact answer has no
     mate_line."""
-    z21 = [l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv") if l.startswith("zukou-021\t")][0]
+    z21 = record_sfen("zukou-021")
     with tempfile.TemporaryDirectory() as kif_dir:
         p = subprocess.run([EXE, "solve", "--threads", "1", "--hash", "1", "--nodes", "600000", "--no-flaws",
                             "--trace", "--kif", kif_dir, z21], capture_output=True, text=True)
@@ -698,7 +696,7 @@ def superiority_disproof():
     (pn = evasions, dn = 0) and the search cycled.  Under make check (-DTG_DEBUG) the
     consistency assertion in init_child aborts on such a child, so this run must end
     with an answer line and exit 0."""
-    z6 = [l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv") if l.startswith("zukou-006\t")]
+    z6 = [record_sfen("zukou-006")]
     p = subprocess.run([EXE, "solve", "--threads", "1", "--no-flaws", "--nodes", "20000", "--hash", "16", *z6],
                        capture_output=True, text=True)
     ok = p.returncode == 0 and len(p.stdout.splitlines()) == 1 and json.loads(p.stdout)["result"] in ("mate", "unknown")
@@ -725,7 +723,7 @@ def max_length():
                 check(ok, "max-length %d, %d-ply problem: %s -> %s" % (n, ply, line, json.dumps(r)[:300]))
     # one problem at a time: the spare thread splits the last bound by root check
     # (split_helper); the owner's answer must not change
-    z21 = [l.split("\t")[2] for l in data_lines("data/edo/zukou.tsv") if l.startswith("zukou-021\t")]
+    z21 = [record_sfen("zukou-021")]
     r = solve(z21, "--max-length", "11", "--hash", "256")
     check(r and r[0]["result"] == "unknown" and r[0].get("length_lb") == 13
           and any(t.startswith("no_mate_within: no mate of at most 11 plies") for t in r[0]["notes"]),
