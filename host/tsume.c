@@ -606,8 +606,10 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
             df_set_no_rep(c, 1);  /* bounded queries from here on: every disproof is cacheable */
             df_note_bounds(c, r.len, 0);
             int L = exact_length(c, &pos, r.len, o, t0, a);
-            if (L > 0) df_note_bounds(c, L, L);
-            if (L > 0) analyse_mate(c, o, a, root, L);
+            if (L > 0) {
+                df_note_bounds(c, L, L);
+                analyse_mate(c, o, a, root, L);
+            }
         }
     }
     df_set_no_rep(c, 0);  /* (the proof checker below searches with the repetition test) */
