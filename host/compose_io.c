@@ -66,6 +66,47 @@ void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
 
 /* ---- checkpoint --------------------------------------------------------- */
 
+/* The options that change what a run writes, as "--name value" pairs in the
+ * command's own spelling.  --gens, --threads, --device, --cl-threads and --quiet
+ * are left out: a resumed run may go on for more generations, and the screen and
+ * the verifier give the same answers on every device and thread count. */
+static void result_options(const ComposeOptions *o, char *buf, size_t len) {
+    snprintf(buf, len,
+             "--seed %llu --nodes %llu --retry %d --retry-nodes %llu --repair %d --repair-tries %d --repair-depth %d "
+             "--extend %d --extend-tries %d --ones %d --tournament %d --oversample %d --mutation %.17g "
+             "--archive-rate %.17g --points %s",
+             (unsigned long long)o->seed, (unsigned long long)o->node_limit, o->retry,
+             (unsigned long long)o->retry_nodes, o->repair, o->repair_tries, o->repair_depth, o->extend, o->extend_tries,
+             o->ones, o->tournament, o->oversample, o->mutation, o->archive_rate,
+             o->points_file ? o->points_file : "built-in");
+}
+
+/* 0 when the checkpoint's "options" line (saved) equals this run's; else -1 after
+ * naming the first option that differs ("--name value" pairs, in a fixed order). */
+static int same_options(const char *path, const char *saved, const ComposeOptions *o) {
+    char now[4096];
+    result_options(o, now, sizeof now);
+    if (!strcmp(saved, now)) return 0;
+    const char *a = saved, *b = now;
+    for (;;) {
+        size_t na = strcspn(a, " "), nb = strcspn(b, " ");  /* the names' lengths */
+        size_t va = na + (a[na] ? 1 + strcspn(a + na + 1, " ") : 0);  /* ... with their values */
+        size_t vb = nb + (b[nb] ? 1 + strcspn(b + nb + 1, " ") : 0);
+        if (va != vb || strncmp(a, b, va)) {
+            if (na != nb || strncmp(a, b, na)) break;
+            fprintf(stderr,
+                    "tsumegen compose: --resume: the run in %s was started with %.*s; this command gives %.*s "
+                    "(resume with the run's own options, or choose another --out)\n",
+                    path, (int)va, a, (int)vb, b);
+            return -1;
+        }
+        if (!a[va] || !b[vb]) break;
+        a += va + 1, b += vb + 1;
+    }
+    fprintf(stderr, "tsumegen compose: --resume: %s records other options than this command's (%s)\n", path, saved);
+    return -1;
+}
+
 int save_checkpoint(const Run *r) {
     char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
@@ -76,6 +117,9 @@ int save_checkpoint(const Run *r) {
             CHECKPOINT_VERSION, r->o->init_sfen, r->o->pop, r->o->method, r->generation,
             (unsigned long long)r->rng.s[0], (unsigned long long)r->rng.s[1], (unsigned long long)r->rng.s[2],
             (unsigned long long)r->rng.s[3]);
+    char opts[4096];
+    result_options(r->o, opts, sizeof opts);
+    fprintf(f, "options %s\n", opts);
     fprintf(f, "longest %d written %d\n", r->longest, r->written);
     fprintf(f, "proof %d %d %d %.3f\n", r->proof_checked, r->proof_failed, r->proof_undecided, r->t_proof);
     fprintf(f, "stats %.17g %.17g %.6f %.6f %.6f %.3f\n", r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify,
@@ -122,6 +166,14 @@ int load_checkpoint(Run *r) {
         if (!strncmp(line, "init ", 5)) { ok = !strcmp(line + 5, r->o->init_sfen); continue; }
         if (sscanf(line, "pop %d method %d", &pop, &method) == 2) { ok = pop == r->o->pop && method == r->o->method; continue; }
         if (sscanf(line, "generation %d", &r->generation) == 1) continue;
+        /* optional (checkpoints before 2026-11-28 lack it) */
+        if (!strncmp(line, "options ", 8)) {
+            if (same_options(path, line + 8, r->o)) {
+                fclose(f);
+                return -1;
+            }
+            continue;
+        }
         if (sscanf(line, "rng %llx %llx %llx %llx", &s[0], &s[1], &s[2], &s[3]) == 4) {
             for (int i = 0; i < 4; i++) r->rng.s[i] = s[i];
             continue;

@@ -93,6 +93,12 @@ cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && cmp -s "$d/a/undecided.jso
     && ok "--resume continues the same run" || bad "--resume differs from a straight run"
 python3 -c 'import json,sys; d, a = (json.load(open(f)) for f in sys.argv[1:]); sys.exit(0 if d["generations"] == 4 and d["screened"] == 480 and d["proof_checked"] == a["proof_checked"] else 1)' \
     "$d/c/summary.json" "$d/a/summary.json" && ok "summary.json after --resume counts the whole run" || bad "summary.json after --resume"
+# a resume under options that change the results would mix two runs in one folder
+cp -r "$d/c" "$d/c2"
+"$BIN/tsumegen" compose ga ${args/--nodes 30000/--nodes 40000} --out "$d/c2" --resume >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 2 ] && grep -q -- "started with --nodes 30000; this command gives --nodes 40000" "$d/e" \
+    && cmp -s "$d/c/problems.jsonl" "$d/c2/problems.jsonl" && ok "--resume under another --nodes: exit 2 naming it, nothing written" \
+    || { bad "--resume under another --nodes (rc $rc)"; cat "$d/e"; }
 "$BIN/tsumegen" compose ga $args --out "$d/a" >/dev/null 2>"$d/e"; rc=$?
 [ $rc = 2 ] && grep -q "already holds problems" "$d/e" && ok "refuses to overwrite results" || bad "overwrote results (rc $rc)"
 "$BIN/tsumegen" compose ga --pop x >/dev/null 2>"$d/e"; rc=$?
