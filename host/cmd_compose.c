@@ -54,7 +54,8 @@ const char USAGE_COMPOSE[] =
     "  --init SFEN   initial problem (default: a built-in 1-move problem, 頭金)\n"
     "  --method M    ga-archive (default), ga (no archive) or random (fresh random genomes)\n"
     "  --out DIR     writes DIR/problems.jsonl, DIR/NNN.kif, DIR/generations.jsonl,\n"
-    "                DIR/checkpoint.txt (after every generation; Ctrl-C keeps all results)\n"
+    "                DIR/checkpoint.txt (after every generation; Ctrl-C keeps all results\n"
+    "                and exits 130)\n"
     "                and DIR/summary.json (the summary printed at the end, with the\n"
     "                options, device, boards screened and verified and seconds spent);\n"
     "                each problem passed the proof checker of `solve --verify` before it\n"
@@ -64,9 +65,10 @@ const char USAGE_COMPOSE[] =
     "                DIR/undecided.jsonl: each undecided mate once (sfen, length_lb,\n"
     "                length_ub, length_exact, nodes, generation), to verify longer later:\n"
     "                  tsumegen solve --time 60000 < DIR/undecided.jsonl\n"
-    "  --resume      continue the run in DIR from its checkpoint; the options that\n"
-    "                change results must be the run's own (a larger --gens goes on;\n"
-    "                --threads and --device may change)\n"
+    "  --resume      continue the run in DIR from its checkpoint; options left out\n"
+    "                take the run's own values (--init, --pop, --gens ... as started),\n"
+    "                options given must equal them except --gens (go on further),\n"
+    "                --threads, --device, --cl-threads and --quiet\n"
     "  --device D    screening device, as `tsumegen screen --device`: auto (default:\n"
     "                $TSUMEGEN_DEVICE, else a GPU, else an OpenCL CPU device), gpu, cpu,\n"
     "                N, part of a device name, or omp; without OpenCL the OpenMP path runs\n"
@@ -86,7 +88,7 @@ const char USAGE_COMPOSE[] =
     "perfect ones are written to DIR as the GA writes and join the pool, so the\n"
     "longest problem grows by 2 plies whenever a round succeeds.  --rounds (default\n"
     "20) rounds, or fewer when nothing is left to extend; checkpoint and --resume as\n"
-    "in the GA.\n";
+    "in the GA (a resume needs no --from: the pool is in the checkpoint).\n";
 
 #define DEFAULT_INIT "4k4/9/4P4/9/9/9/9/9/9 b G 1"
 
@@ -95,6 +97,56 @@ static int parse_num(const char *opt, const char *v, double lo, double hi, doubl
     double x = strtod(v, &end);
     if (!*v || *end || x < lo || x > hi) return cli_error("compose", "%s must be a number in [%g, %g], got '%s'", opt, lo, hi, v);
     *out = x;
+    return 0;
+}
+
+/* The options after `compose ga|extend` into o; given collects their names as typed
+ * (for --resume).  0, or the exit status after a message. */
+static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions *o, const char **given, int *ngiven) {
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        double x;
+        if (!strcmp(a, "--resume")) { o->resume = 1; continue; }
+        if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+        if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);
+        const char *v = argv[++i];
+        given[(*ngiven)++] = a;
+        static const char *const GA_ONLY[] = {"--init", "--pop", "--gens", "--method", "--oversample", "--repair",
+                                              "--repair-tries", "--repair-depth", "--archive-rate", "--mutation",
+                                              "--tournament", "--ones", "--device", "--points", "--cl-threads"};
+        for (size_t k = 0; extend_mode && k < sizeof GA_ONLY / sizeof *GA_ONLY; k++)
+            if (!strcmp(a, GA_ONLY[k])) return cli_error("compose", "%s is an option of compose ga, not of compose extend", a);
+        if (!strcmp(a, "--init")) o->init_sfen = v;
+        else if (!strcmp(a, "--out")) o->out_dir = v;
+        else if (!strcmp(a, "--from") && extend_mode) o->from = v;
+        else if (!strcmp(a, "--rounds") && extend_mode) { if (parse_num(a, v, 1, 1000000, &x)) return EXIT_USAGE; o->gens = (int)x; }
+        else if (!strcmp(a, "--device")) o->device = v;
+        else if (!strcmp(a, "--points")) o->points_file = v;
+        else if (!strcmp(a, "--cl-threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o->cl_threads = (int)x; }
+        else if (!strcmp(a, "--method")) {
+            if (!strcmp(v, "ga-archive")) o->method = METHOD_GA_ARCHIVE;
+            else if (!strcmp(v, "ga")) o->method = METHOD_GA;
+            else if (!strcmp(v, "random")) o->method = METHOD_RANDOM;
+            else return cli_error("compose", "--method must be ga-archive, ga or random, got '%s'", v);
+        } else if (!strcmp(a, "--pop")) { if (parse_num(a, v, 2, 100000, &x)) return EXIT_USAGE; o->pop = (int)x; }
+        else if (!strcmp(a, "--gens")) { if (parse_num(a, v, 1, 1000000, &x)) return EXIT_USAGE; o->gens = (int)x; }
+        else if (!strcmp(a, "--seed")) { if (parse_num(a, v, 0, 1e18, &x)) return EXIT_USAGE; o->seed = (uint64_t)x; }
+        else if (!strcmp(a, "--oversample")) { if (parse_num(a, v, 1, 1000, &x)) return EXIT_USAGE; o->oversample = (int)x; }
+        else if (!strcmp(a, "--nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o->node_limit = (uint64_t)x; }
+        else if (!strcmp(a, "--retry")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o->retry = (int)x; }
+        else if (!strcmp(a, "--retry-nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o->retry_nodes = (uint64_t)x; }
+        else if (!strcmp(a, "--repair")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o->repair = (int)x; }
+        else if (!strcmp(a, "--repair-depth")) { if (parse_num(a, v, 1, 100, &x)) return EXIT_USAGE; o->repair_depth = (int)x; }
+        else if (!strcmp(a, "--repair-tries")) { if (parse_num(a, v, 1, 10000, &x)) return EXIT_USAGE; o->repair_tries = (int)x; }
+        else if (!strcmp(a, "--extend")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o->extend = (int)x; }
+        else if (!strcmp(a, "--extend-tries")) { if (parse_num(a, v, 1, 4096, &x)) return EXIT_USAGE; o->extend_tries = (int)x; }
+        else if (!strcmp(a, "--threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o->threads = (int)x; }
+        else if (!strcmp(a, "--archive-rate")) { if (parse_num(a, v, 0, 1, &o->archive_rate)) return EXIT_USAGE; }
+        else if (!strcmp(a, "--mutation")) { if (parse_num(a, v, 0, 1, &o->mutation)) return EXIT_USAGE; }
+        else if (!strcmp(a, "--tournament")) { if (parse_num(a, v, 1, 1000, &x)) return EXIT_USAGE; o->tournament = (int)x; }
+        else if (!strcmp(a, "--ones")) { if (parse_num(a, v, 1, 200, &x)) return EXIT_USAGE; o->ones = (int)x; }
+        else return cli_error("compose", "unknown option '%s' (see tsumegen compose --help)", a);
+    }
     return 0;
 }
 
@@ -113,50 +165,14 @@ int cmd_compose(int argc, char **argv) {
         o.extend_tries = 4096;
         o.repair = 0;
     }
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        double x;
-        if (!strcmp(a, "--resume")) { o.resume = 1; continue; }
-        if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
-        if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);
-        const char *v = argv[++i];
-        static const char *const GA_ONLY[] = {"--init", "--pop", "--gens", "--method", "--oversample", "--repair",
-                                              "--repair-tries", "--repair-depth", "--archive-rate", "--mutation",
-                                              "--tournament", "--ones", "--device", "--points", "--cl-threads"};
-        for (size_t k = 0; extend_mode && k < sizeof GA_ONLY / sizeof *GA_ONLY; k++)
-            if (!strcmp(a, GA_ONLY[k])) return cli_error("compose", "%s is an option of compose ga, not of compose extend", a);
-        if (!strcmp(a, "--init")) o.init_sfen = v;
-        else if (!strcmp(a, "--out")) o.out_dir = v;
-        else if (!strcmp(a, "--from") && extend_mode) o.from = v;
-        else if (!strcmp(a, "--rounds") && extend_mode) { if (parse_num(a, v, 1, 1000000, &x)) return EXIT_USAGE; o.gens = (int)x; }
-        else if (!strcmp(a, "--device")) o.device = v;
-        else if (!strcmp(a, "--points")) o.points_file = v;
-        else if (!strcmp(a, "--cl-threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o.cl_threads = (int)x; }
-        else if (!strcmp(a, "--method")) {
-            if (!strcmp(v, "ga-archive")) o.method = METHOD_GA_ARCHIVE;
-            else if (!strcmp(v, "ga")) o.method = METHOD_GA;
-            else if (!strcmp(v, "random")) o.method = METHOD_RANDOM;
-            else return cli_error("compose", "--method must be ga-archive, ga or random, got '%s'", v);
-        } else if (!strcmp(a, "--pop")) { if (parse_num(a, v, 2, 100000, &x)) return EXIT_USAGE; o.pop = (int)x; }
-        else if (!strcmp(a, "--gens")) { if (parse_num(a, v, 1, 1000000, &x)) return EXIT_USAGE; o.gens = (int)x; }
-        else if (!strcmp(a, "--seed")) { if (parse_num(a, v, 0, 1e18, &x)) return EXIT_USAGE; o.seed = (uint64_t)x; }
-        else if (!strcmp(a, "--oversample")) { if (parse_num(a, v, 1, 1000, &x)) return EXIT_USAGE; o.oversample = (int)x; }
-        else if (!strcmp(a, "--nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o.node_limit = (uint64_t)x; }
-        else if (!strcmp(a, "--retry")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o.retry = (int)x; }
-        else if (!strcmp(a, "--retry-nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o.retry_nodes = (uint64_t)x; }
-        else if (!strcmp(a, "--repair")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o.repair = (int)x; }
-        else if (!strcmp(a, "--repair-depth")) { if (parse_num(a, v, 1, 100, &x)) return EXIT_USAGE; o.repair_depth = (int)x; }
-        else if (!strcmp(a, "--repair-tries")) { if (parse_num(a, v, 1, 10000, &x)) return EXIT_USAGE; o.repair_tries = (int)x; }
-        else if (!strcmp(a, "--extend")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o.extend = (int)x; }
-        else if (!strcmp(a, "--extend-tries")) { if (parse_num(a, v, 1, 4096, &x)) return EXIT_USAGE; o.extend_tries = (int)x; }
-        else if (!strcmp(a, "--threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o.threads = (int)x; }
-        else if (!strcmp(a, "--archive-rate")) { if (parse_num(a, v, 0, 1, &o.archive_rate)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--mutation")) { if (parse_num(a, v, 0, 1, &o.mutation)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--tournament")) { if (parse_num(a, v, 1, 1000, &x)) return EXIT_USAGE; o.tournament = (int)x; }
-        else if (!strcmp(a, "--ones")) { if (parse_num(a, v, 1, 200, &x)) return EXIT_USAGE; o.ones = (int)x; }
-        else return cli_error("compose", "unknown option '%s' (see tsumegen compose --help)", a);
-    }
-    if (extend_mode && !o.from) return cli_error("compose", "compose extend needs --from FILE (problems to extend)");
+    const char **given = malloc(sizeof(char *) * (size_t)argc);  /* the options typed, for --resume */
+    int ngiven = 0, rc;
+    if (!given) return EXIT_FAIL;
+    if ((rc = parse_options(argc, argv, extend_mode, &o, given, &ngiven))) return free(given), rc;
+    if (o.resume) compose_adopt_saved(&o, given, ngiven);
+    free(given);
+    if (extend_mode && !o.from && !o.resume)  /* (a resumed run has its pool in the checkpoint) */
+        return cli_error("compose", "compose extend needs --from FILE (problems to extend)");
     if (extend_mode && o.extend < 1) return cli_error("compose", "compose extend needs --extend 1 or more");
     if (o.method == METHOD_GA) o.archive_rate = 0;
     if (o.method == METHOD_RANDOM) o.repair = 0, o.extend = 0;  /* each generation starts afresh */

@@ -796,9 +796,11 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     print_summary(stdout, &r, seconds, interrupted);
     fflush(stdout);
     if (write_summary(&r, seconds, interrupted)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/summary.json\n", o->out_dir);
-    if (interrupted) fprintf(stderr, "tsumegen compose: interrupted; continue with --resume\n");
+    if (interrupted)
+        fprintf(stderr, "tsumegen compose: interrupted; continue with: tsumegen compose %s --out %s --resume\n",
+                o->method == METHOD_EXTEND ? "extend" : "ga", o->out_dir);
     fclose(r.problems);
     fclose(r.undecided);
     free_run(&r);
-    return 0;
+    return interrupted ? 130 : 0;  /* (as solve and screen after Ctrl-C) */
 }

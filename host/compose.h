@@ -65,7 +65,11 @@ typedef struct {
 } ComposeOptions;
 
 void compose_defaults(ComposeOptions *o);
-/* Runs the whole composition; returns 0, or 2 after printing a message. */
+/* --resume: options not given on the command line (given: their names as typed,
+ * e.g. "--nodes") take the run's own values from out_dir's checkpoint. */
+void compose_adopt_saved(ComposeOptions *o, const char *const *given, int ngiven);
+/* Runs the whole composition; returns 0, 130 after Ctrl-C (every result kept, the
+ * checkpoint at the last whole generation), or 2 after printing a message. */
 int compose_run(const ComposeOptions *o, VerifyFn verify);
 
 /* Helpers exposed for tests. */

@@ -1,5 +1,7 @@
 /* compose_io.c - what a GA run writes and reads back (see compose_run.h). */
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compose_run.h"
@@ -66,45 +68,120 @@ void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
 
 /* ---- checkpoint --------------------------------------------------------- */
 
-/* The options that change what a run writes, as "--name value" pairs in the
- * command's own spelling.  --gens, --threads, --device, --cl-threads and --quiet
- * are left out: a resumed run may go on for more generations, and the screen and
- * the verifier give the same answers on every device and thread count. */
-static void result_options(const ComposeOptions *o, char *buf, size_t len) {
-    snprintf(buf, len,
-             "--seed %llu --nodes %llu --retry %d --retry-nodes %llu --repair %d --repair-tries %d --repair-depth %d "
-             "--extend %d --extend-tries %d --ones %d --tournament %d --oversample %d --mutation %.17g "
-             "--archive-rate %.17g --points %s",
-             (unsigned long long)o->seed, (unsigned long long)o->node_limit, o->retry,
-             (unsigned long long)o->retry_nodes, o->repair, o->repair_tries, o->repair_depth, o->extend, o->extend_tries,
-             o->ones, o->tournament, o->oversample, o->mutation, o->archive_rate,
-             o->points_file ? o->points_file : "built-in");
+/* The options that change what a run writes, in the command's own spelling.  One
+ * table writes the checkpoint's "options" line ("--name value" pairs in this order,
+ * --points last since a path may hold spaces), compares it on --resume, and gives
+ * a resume the run's own values for the options its command leaves out.  --gens,
+ * --threads, --device, --cl-threads and --quiet are not here: a resumed run may go
+ * on for more generations, and the screen and the verifier give the same answers on
+ * every device and thread count. */
+typedef struct {
+    const char *name;
+    char type;  /* 'u' uint64_t, 'i' int, 'd' double, 's' const char * (NULL: built-in) */
+    size_t off;
+} SavedOption;
+#define SAVED(name, type, field) {name, type, offsetof(ComposeOptions, field)}
+static const SavedOption SAVED_OPTIONS[] = {
+    SAVED("--seed", 'u', seed),          SAVED("--nodes", 'u', node_limit),      SAVED("--retry", 'i', retry),
+    SAVED("--retry-nodes", 'u', retry_nodes), SAVED("--repair", 'i', repair), SAVED("--repair-tries", 'i', repair_tries),
+    SAVED("--repair-depth", 'i', repair_depth), SAVED("--extend", 'i', extend), SAVED("--extend-tries", 'i', extend_tries),
+    SAVED("--ones", 'i', ones),          SAVED("--tournament", 'i', tournament), SAVED("--oversample", 'i', oversample),
+    SAVED("--mutation", 'd', mutation),  SAVED("--archive-rate", 'd', archive_rate), SAVED("--points", 's', points_file)};
+#define N_SAVED (sizeof SAVED_OPTIONS / sizeof *SAVED_OPTIONS)
+
+/* One option's value as the checkpoint writes it. */
+static void saved_value(const ComposeOptions *o, const SavedOption *so, char *buf, size_t len) {
+    const char *field = (const char *)o + so->off;
+    if (so->type == 'u') snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+    else if (so->type == 'i') snprintf(buf, len, "%d", *(const int *)field);
+    else if (so->type == 'd') snprintf(buf, len, "%.17g", *(const double *)field);
+    else snprintf(buf, len, "%s", *(const char *const *)field ? *(const char *const *)field : "built-in");
+}
+
+/* Splits a saved "options" line into its values (vals[i] points into line, which is
+ * cut); -1 when it is not this table's line. */
+static int split_saved(char *line, char *vals[N_SAVED]) {
+    char *p = line;
+    for (size_t i = 0; i < N_SAVED; i++) {
+        size_t n = strlen(SAVED_OPTIONS[i].name);
+        if (strncmp(p, SAVED_OPTIONS[i].name, n) || p[n] != ' ') return -1;
+        vals[i] = p += n + 1;
+        if (i + 1 == N_SAVED) break;  /* (the last takes the rest of the line) */
+        if (!(p = strchr(p, ' '))) return -1;
+        *p++ = 0;
+    }
+    return 0;
 }
 
 /* 0 when the checkpoint's "options" line (saved) equals this run's; else -1 after
- * naming the first option that differs ("--name value" pairs, in a fixed order). */
-static int same_options(const char *path, const char *saved, const ComposeOptions *o) {
-    char now[4096];
-    result_options(o, now, sizeof now);
-    if (!strcmp(saved, now)) return 0;
-    const char *a = saved, *b = now;
-    for (;;) {
-        size_t na = strcspn(a, " "), nb = strcspn(b, " ");  /* the names' lengths */
-        size_t va = na + (a[na] ? 1 + strcspn(a + na + 1, " ") : 0);  /* ... with their values */
-        size_t vb = nb + (b[nb] ? 1 + strcspn(b + nb + 1, " ") : 0);
-        if (va != vb || strncmp(a, b, va)) {
-            if (na != nb || strncmp(a, b, na)) break;
+ * naming the first option that differs. */
+static int same_options(const char *path, char *saved, const ComposeOptions *o) {
+    char *vals[N_SAVED], now[4096];
+    if (split_saved(saved, vals)) {
+        fprintf(stderr, "tsumegen compose: --resume: %s: damaged options line\n", path);
+        return -1;
+    }
+    for (size_t i = 0; i < N_SAVED; i++) {
+        saved_value(o, &SAVED_OPTIONS[i], now, sizeof now);
+        if (strcmp(vals[i], now)) {
             fprintf(stderr,
-                    "tsumegen compose: --resume: the run in %s was started with %.*s; this command gives %.*s "
-                    "(resume with the run's own options, or choose another --out)\n",
-                    path, (int)va, a, (int)vb, b);
+                    "tsumegen compose: --resume: the run in %s was started with %s %s; this command gives %s %s "
+                    "(leave it out to resume with the run's own, or choose another --out)\n",
+                    path, SAVED_OPTIONS[i].name, vals[i], SAVED_OPTIONS[i].name, now);
             return -1;
         }
-        if (!a[va] || !b[vb]) break;
-        a += va + 1, b += vb + 1;
     }
-    fprintf(stderr, "tsumegen compose: --resume: %s records other options than this command's (%s)\n", path, saved);
-    return -1;
+    return 0;
+}
+
+static int was_given(const char *name, const char *const *given, int ngiven) {
+    for (int i = 0; i < ngiven; i++)
+        if (!strcmp(given[i], name)) return 1;
+    return 0;
+}
+
+/* --resume: the options the command leaves out take the run's own values from
+ * DIR/checkpoint.txt (--init, --pop, --method and --gens too); those it gives are
+ * compared with them later (load_checkpoint).  Nothing happens when the checkpoint
+ * cannot be read: load_checkpoint says why. */
+void compose_adopt_saved(ComposeOptions *o, const char *const *given, int ngiven) {
+    static char init[8192], points[8192];  /* (the options point here for the run) */
+    char path[4096], line[8192];
+    snprintf(path, sizeof path, "%s/checkpoint.txt", o->out_dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        int pop, method, gens;
+        if (!strncmp(line, "init ", 5) && !was_given("--init", given, ngiven)) {
+            snprintf(init, sizeof init, "%s", line + 5);
+            o->init_sfen = init;
+        } else if (sscanf(line, "pop %d method %d", &pop, &method) == 2) {
+            /* (compose ga on an extend run, or the reverse: load_checkpoint refuses it) */
+            if ((method == METHOD_EXTEND) != (o->method == METHOD_EXTEND)) continue;
+            if (!was_given("--pop", given, ngiven)) o->pop = pop;
+            if (!was_given("--method", given, ngiven)) o->method = method;
+        } else if (sscanf(line, "gens %d", &gens) == 1) {
+            if (!was_given("--gens", given, ngiven) && !was_given("--rounds", given, ngiven)) o->gens = gens;
+        } else if (!strncmp(line, "options ", 8)) {
+            char *vals[N_SAVED];
+            if (split_saved(line + 8, vals)) continue;
+            for (size_t i = 0; i < N_SAVED; i++) {
+                const SavedOption *so = &SAVED_OPTIONS[i];
+                if (was_given(so->name, given, ngiven)) continue;
+                char *field = (char *)o + so->off;
+                if (so->type == 'u') *(uint64_t *)field = strtoull(vals[i], NULL, 10);
+                else if (so->type == 'i') *(int *)field = atoi(vals[i]);
+                else if (so->type == 'd') *(double *)field = strtod(vals[i], NULL);
+                else if (!strcmp(vals[i], "built-in")) *(const char **)field = NULL;
+                else {
+                    snprintf(points, sizeof points, "%s", vals[i]);
+                    *(const char **)field = points;
+                }
+            }
+        }
+    }
+    fclose(f);
 }
 
 int save_checkpoint(const Run *r) {
@@ -117,9 +194,13 @@ int save_checkpoint(const Run *r) {
             CHECKPOINT_VERSION, r->o->init_sfen, r->o->pop, r->o->method, r->generation,
             (unsigned long long)r->rng.s[0], (unsigned long long)r->rng.s[1], (unsigned long long)r->rng.s[2],
             (unsigned long long)r->rng.s[3]);
-    char opts[4096];
-    result_options(r->o, opts, sizeof opts);
-    fprintf(f, "options %s\n", opts);
+    fprintf(f, "gens %d\noptions", r->o->gens);
+    for (size_t i = 0; i < N_SAVED; i++) {
+        char v[4096];
+        saved_value(r->o, &SAVED_OPTIONS[i], v, sizeof v);
+        fprintf(f, " %s %s", SAVED_OPTIONS[i].name, v);
+    }
+    fputc('\n', f);
     fprintf(f, "longest %d written %d\n", r->longest, r->written);
     fprintf(f, "proof %d %d %d %.3f\n", r->proof_checked, r->proof_failed, r->proof_undecided, r->t_proof);
     fprintf(f, "stats %.17g %.17g %.6f %.6f %.6f %.3f\n", r->screened, r->verified, r->t_decode, r->t_screen, r->t_verify,
@@ -166,6 +247,8 @@ int load_checkpoint(Run *r) {
         if (!strncmp(line, "init ", 5)) { ok = !strcmp(line + 5, r->o->init_sfen); continue; }
         if (sscanf(line, "pop %d method %d", &pop, &method) == 2) { ok = pop == r->o->pop && method == r->o->method; continue; }
         if (sscanf(line, "generation %d", &r->generation) == 1) continue;
+        int gens;
+        if (sscanf(line, "gens %d", &gens) == 1) continue;  /* (compose_adopt_saved's) */
         /* optional (checkpoints before 2026-11-28 lack it) */
         if (!strncmp(line, "options ", 8)) {
             if (same_options(path, line + 8, r->o)) {

@@ -88,11 +88,29 @@ cmp -s "$d/a/problems.jsonl" "$d/dev/problems.jsonl" && ok "default device ($dev
     || { bad "default device ($dev) gave other problems than --device omp"; cat "$d/dev.err"; }
 # resume: run 2 generations, then continue to 4: same problems as the straight run
 "$BIN/tsumegen" compose ga ${args/--gens 4/--gens 2} --out "$d/c" >/dev/null 2>&1
+cp -r "$d/c" "$d/c3" && cp -r "$d/c" "$d/c4"
 "$BIN/tsumegen" compose ga $args --out "$d/c" --resume >/dev/null 2>&1
 cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/c/undecided.jsonl" \
     && ok "--resume continues the same run" || bad "--resume differs from a straight run"
+# the options left out of a resume are the run's own (from the checkpoint)
+"$BIN/tsumegen" compose ga --out "$d/c3" --resume --gens 4 --threads 2 --quiet --device omp >/dev/null 2>"$d/e"
+cmp -s "$d/a/problems.jsonl" "$d/c3/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/c3/undecided.jsonl" \
+    && ok "--resume with only --gens continues the same run" || { bad "--resume with only --gens differs"; cat "$d/e"; }
+"$BIN/tsumegen" compose ga --out "$d/c4" --resume --threads 2 --quiet --device omp >/dev/null 2>"$d/e"; rc=$?
+python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["generations"] == 2 and d["gens"] == 2 and d["pop"] == 30 and d["nodes"] == 30000 else 1)' \
+    "$d/c4/summary.json" && [ $rc = 0 ] && ok "--resume alone takes the run's --gens, --pop and --nodes" || { bad "--resume alone (rc $rc)"; cat "$d/e"; }
 python3 -c 'import json,sys; d, a = (json.load(open(f)) for f in sys.argv[1:]); sys.exit(0 if d["generations"] == 4 and d["screened"] == 480 and d["proof_checked"] == a["proof_checked"] else 1)' \
     "$d/c/summary.json" "$d/a/summary.json" && ok "summary.json after --resume counts the whole run" || bad "summary.json after --resume"
+# Ctrl-C: exit 130, every result kept, the resume command named; the resume (its
+# options from the checkpoint) ends as the straight run did
+"$BIN/tsumegen" compose ga $args --out "$d/i" >/dev/null 2>"$d/e" & pid=$!
+sleep 0.3; kill -INT $pid; wait $pid; rc=$?
+python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["interrupted"] else 1)' "$d/i/summary.json" \
+    && [ $rc = 130 ] && grep -qF "continue with: tsumegen compose ga --out $d/i --resume" "$d/e" \
+    && ok "Ctrl-C: exit 130, summary says interrupted, names the resume command" || { bad "Ctrl-C (rc $rc)"; cat "$d/e"; }
+"$BIN/tsumegen" compose ga --out "$d/i" --resume --threads 2 --quiet --device omp >/dev/null 2>"$d/e"
+cmp -s "$d/a/problems.jsonl" "$d/i/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/i/undecided.jsonl" \
+    && ok "resumed after Ctrl-C: the straight run's problems" || { bad "resumed after Ctrl-C differs"; cat "$d/e"; }
 # a resume under options that change the results would mix two runs in one folder
 cp -r "$d/c" "$d/c2"
 "$BIN/tsumegen" compose ga ${args/--nodes 30000/--nodes 40000} --out "$d/c2" --resume >/dev/null 2>"$d/e"; rc=$?

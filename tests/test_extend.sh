@@ -44,8 +44,13 @@ for r, line in zip(rows, out):
 sys.exit(1 if bad or len(out) != len(rows) else 0)
 PY
 "$BIN/tsumegen" compose extend ${args/--rounds 2/--rounds 1} --out "$d/c" >/dev/null 2>&1
+cp -r "$d/c" "$d/c2"
 "$BIN/tsumegen" compose extend $args --out "$d/c" --resume >/dev/null 2>&1
 cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && ok "--resume continues the same run" || bad "--resume differs from a straight run"
+# the pool is in the checkpoint: a resume needs no --from
+"$BIN/tsumegen" compose extend --rounds 2 --threads 2 --quiet --out "$d/c2" --resume >/dev/null 2>"$d/e"
+cmp -s "$d/a/problems.jsonl" "$d/c2/problems.jsonl" && ok "--resume without --from continues the same run" \
+    || { bad "--resume without --from"; cat "$d/e"; }
 expect_fail() {  # expect_fail NAME PATTERN ARGS...: exit 2 and PATTERN on stderr
     local name=$1 pat=$2; shift 2
     "$BIN/tsumegen" compose extend "$@" >/dev/null 2>"$d/e"; local rc=$?

@@ -2,15 +2,17 @@
 # The main job with sensible defaults: compose perfect problems with the GA from
 # the built-in 1-move problem, then show what was found.  Results land in
 # out/compose-<timestamp>/ (problems.jsonl, NNN.kif, summary.json); Ctrl-C keeps them, and
-#   bin/tsumegen compose ga --out DIR --resume  ...same options...
-# continues an interrupted run.
+#   bin/tsumegen compose ga --out DIR --resume
+# continues an interrupted run with its own options (from DIR/checkpoint.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${TSUMEGEN_OUT:-out/compose-$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p out
 pop=${POP:-100}; gens=${GENS:-20}; seed=${SEED:-1}
 echo "composing: GA with archive, population $pop, $gens generations, seed $seed -> $out" >&2
-bin/tsumegen compose ga --pop "$pop" --gens "$gens" --seed "$seed" --out "$out"
+rc=0
+bin/tsumegen compose ga --pop "$pop" --gens "$gens" --seed "$seed" --out "$out" || rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 130 ] || exit "$rc"  # (130: Ctrl-C; what was found is shown below)
 n=$(wc -l < "$out/problems.jsonl")
 echo "$n perfect problems in $out/problems.jsonl (KIF files beside it); the longest:" >&2
 longest=$(python3 - "$out/problems.jsonl" <<'PY' 2>/dev/null || true
@@ -27,3 +29,4 @@ if [ -n "$longest" ]; then
     kif=$(printf "%s/%03d.kif" "$out" "$1")
     [ -f "$kif" ] && cat "$kif"
 fi
+exit "$rc"
