@@ -22,7 +22,7 @@ const char USAGE_COMPOSE[] =
     "verifies the best pop exactly with --nodes per problem (default 200000).\n"
     "Second look: the --retry longest mates (default 8) of a generation that the limit\n"
     "left undecided (exact length or a 余詰 test unfinished, no flaw found) are verified\n"
-    "again with --retry-nodes (default 10 x --nodes); --retry 0 turns it off.\n"
+    "again with --retry-nodes (default, or 0: 10 x --nodes); --retry 0 turns it off.\n"
     "Cook removal (余詰消し): the --repair longest cooked mates (default 8) of a\n"
     "generation get up to --repair-tries boards each (default 8): one defender piece\n"
     "more that guards the cooking move's square, blocks its line or fills a cooking\n"
@@ -100,6 +100,49 @@ static int parse_num(const char *opt, const char *v, double lo, double hi, doubl
     return 0;
 }
 
+static int ga_only(const char *option) {
+    static const char *const GA_ONLY[] = {"--init", "--pop", "--gens", "--method", "--oversample", "--repair",
+                                          "--repair-tries", "--repair-depth", "--archive-rate", "--mutation",
+                                          "--tournament", "--ones", "--device", "--points", "--cl-threads"};
+    for (size_t k = 0; k < sizeof GA_ONLY / sizeof *GA_ONLY; k++)
+        if (!strcmp(option, GA_ONLY[k])) return 1;
+    return 0;
+}
+
+static int was_given(const char *name, const char *const *given, int ngiven) {
+    for (int i = 0; i < ngiven; i++)
+        if (!strcmp(given[i], name)) return 1;
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions *o, const char **given, int *ngiven);
+
+/* --resume: the options the command leaves out take the run's own values, parsed
+ * from the checkpoint's words (*saved, which o then points into: freed by the
+ * caller after the run) like typed ones; those it gives are compared with them in
+ * load_checkpoint.  0, or the exit status after a message. */
+static int adopt_saved(ComposeOptions *o, int extend_mode, const char **given, int ngiven, char ***saved, int *nsaved) {
+    if (!(*saved = compose_saved_words(o->out_dir, nsaved))) return 0;  /* (load_checkpoint says why) */
+    char **words = malloc(sizeof(char *) * (size_t)(*nsaved + 2));
+    const char **ignored = malloc(sizeof(char *) * (size_t)(*nsaved + 1));
+    int n = 2, nignored = 0, rc = EXIT_FAIL;
+    if (words && ignored) {
+        words[0] = words[1] = "";  /* (parse_options starts at the third word) */
+        for (int i = 0; i + 1 < *nsaved; i += 2) {
+            char *name = (*saved)[i];
+            if (extend_mode && !strcmp(name, "--gens")) name = "--rounds";
+            if (was_given(name, given, ngiven) || (extend_mode && ga_only(name))) continue;
+            words[n++] = name;
+            words[n++] = (*saved)[i + 1];
+        }
+        rc = parse_options(n, words, extend_mode, o, ignored, &nignored);
+        if (rc) fprintf(stderr, "tsumegen compose: --resume: that value comes from %s/checkpoint.txt, which is damaged\n", o->out_dir);
+    }
+    free(words);
+    free(ignored);
+    return rc;
+}
+
 /* The options after `compose ga|extend` into o; given collects their names as typed
  * (for --resume).  0, or the exit status after a message. */
 static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions *o, const char **given, int *ngiven) {
@@ -111,11 +154,7 @@ static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions 
         if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);
         const char *v = argv[++i];
         given[(*ngiven)++] = a;
-        static const char *const GA_ONLY[] = {"--init", "--pop", "--gens", "--method", "--oversample", "--repair",
-                                              "--repair-tries", "--repair-depth", "--archive-rate", "--mutation",
-                                              "--tournament", "--ones", "--device", "--points", "--cl-threads"};
-        for (size_t k = 0; extend_mode && k < sizeof GA_ONLY / sizeof *GA_ONLY; k++)
-            if (!strcmp(a, GA_ONLY[k])) return cli_error("compose", "%s is an option of compose ga, not of compose extend", a);
+        if (extend_mode && ga_only(a)) return cli_error("compose", "%s is an option of compose ga, not of compose extend", a);
         if (!strcmp(a, "--init")) o->init_sfen = v;
         else if (!strcmp(a, "--out")) o->out_dir = v;
         else if (!strcmp(a, "--from") && extend_mode) o->from = v;
@@ -134,7 +173,11 @@ static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions 
         else if (!strcmp(a, "--oversample")) { if (parse_num(a, v, 1, 1000, &x)) return EXIT_USAGE; o->oversample = (int)x; }
         else if (!strcmp(a, "--nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o->node_limit = (uint64_t)x; }
         else if (!strcmp(a, "--retry")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o->retry = (int)x; }
-        else if (!strcmp(a, "--retry-nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o->retry_nodes = (uint64_t)x; }
+        else if (!strcmp(a, "--retry-nodes")) {  /* (0: the default, 10 x --nodes) */
+            if (parse_num(a, v, 0, 1e12, &x)) return EXIT_USAGE;
+            if (x > 0 && x < 100) return cli_error("compose", "--retry-nodes must be 0 (10 x --nodes) or at least 100, got '%s'", v);
+            o->retry_nodes = (uint64_t)x;
+        }
         else if (!strcmp(a, "--repair")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o->repair = (int)x; }
         else if (!strcmp(a, "--repair-depth")) { if (parse_num(a, v, 1, 100, &x)) return EXIT_USAGE; o->repair_depth = (int)x; }
         else if (!strcmp(a, "--repair-tries")) { if (parse_num(a, v, 1, 10000, &x)) return EXIT_USAGE; o->repair_tries = (int)x; }
@@ -168,14 +211,21 @@ int cmd_compose(int argc, char **argv) {
     const char **given = malloc(sizeof(char *) * (size_t)argc);  /* the options typed, for --resume */
     int ngiven = 0, rc;
     if (!given) return EXIT_FAIL;
-    if ((rc = parse_options(argc, argv, extend_mode, &o, given, &ngiven))) return free(given), rc;
-    if (o.resume) compose_adopt_saved(&o, given, ngiven);
+    char **saved = NULL;  /* --resume: the run's own options, which o may point into */
+    int nsaved = 0;
+    rc = parse_options(argc, argv, extend_mode, &o, given, &ngiven);
+    if (!rc && o.resume) rc = adopt_saved(&o, extend_mode, given, ngiven, &saved, &nsaved);
     free(given);
+    if (rc) return compose_free_words(saved, nsaved), rc;
     if (extend_mode && !o.from && !o.resume)  /* (a resumed run has its pool in the checkpoint) */
-        return cli_error("compose", "compose extend needs --from FILE (problems to extend)");
-    if (extend_mode && o.extend < 1) return cli_error("compose", "compose extend needs --extend 1 or more");
-    if (o.method == METHOD_GA) o.archive_rate = 0;
-    if (o.method == METHOD_RANDOM) o.repair = 0, o.extend = 0;  /* each generation starts afresh */
-    o.proof = proofcheck_for_compose;
-    return compose_run(&o, verify_for_compose);
+        rc = cli_error("compose", "compose extend needs --from FILE (problems to extend)");
+    else if (extend_mode && o.extend < 1) rc = cli_error("compose", "compose extend needs --extend 1 or more");
+    else {
+        if (o.method == METHOD_GA) o.archive_rate = 0;
+        if (o.method == METHOD_RANDOM) o.repair = 0, o.extend = 0;  /* each generation starts afresh */
+        o.proof = proofcheck_for_compose;
+        rc = compose_run(&o, verify_for_compose);
+    }
+    compose_free_words(saved, nsaved);
+    return rc;
 }

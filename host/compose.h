@@ -65,9 +65,13 @@ typedef struct {
 } ComposeOptions;
 
 void compose_defaults(ComposeOptions *o);
-/* --resume: options not given on the command line (given: their names as typed,
- * e.g. "--nodes") take the run's own values from out_dir's checkpoint. */
-void compose_adopt_saved(ComposeOptions *o, const char *const *given, int ngiven);
+/* --resume: the run's own options from out_dir's checkpoint as the words of a
+ * command line ("--init", SFEN, "--pop", "200", ...; *n words), for the caller to
+ * parse like typed ones, so that a damaged value meets the same checks.  --pop and
+ * --method only for a GA run; a built-in --points not at all.  NULL when the
+ * checkpoint cannot be read (load_checkpoint says why); free with compose_free_words. */
+char **compose_saved_words(const char *out_dir, int *n);
+void compose_free_words(char **words, int n);
 /* Runs the whole composition; returns 0, 130 after Ctrl-C (every result kept, the
  * checkpoint at the last whole generation), or 2 after printing a message. */
 int compose_run(const ComposeOptions *o, VerifyFn verify);

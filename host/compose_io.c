@@ -134,54 +134,57 @@ static int same_options(const char *path, char *saved, const ComposeOptions *o) 
     return 0;
 }
 
-static int was_given(const char *name, const char *const *given, int ngiven) {
-    for (int i = 0; i < ngiven; i++)
-        if (!strcmp(given[i], name)) return 1;
+static int add_word(char ***words, int *n, const char *w) {
+    char **grown = realloc(*words, sizeof(char *) * (size_t)(*n + 2));
+    if (!grown) return -1;
+    *words = grown;
+    if (!(grown[*n] = strdup(w))) return -1;
+    grown[++*n] = NULL;
     return 0;
 }
 
-/* --resume: the options the command leaves out take the run's own values from
- * DIR/checkpoint.txt (--init, --pop, --method and --gens too); those it gives are
- * compared with them later (load_checkpoint).  Nothing happens when the checkpoint
- * cannot be read: load_checkpoint says why. */
-void compose_adopt_saved(ComposeOptions *o, const char *const *given, int ngiven) {
-    static char init[8192], points[8192];  /* (the options point here for the run) */
-    char path[4096], line[8192];
-    snprintf(path, sizeof path, "%s/checkpoint.txt", o->out_dir);
+char **compose_saved_words(const char *out_dir, int *n) {
+    static const char *const METHOD_NAME[] = {"ga-archive", "ga", "random"};
+    char path[4096], line[8192], num[32];
+    snprintf(path, sizeof path, "%s/checkpoint.txt", out_dir);
     FILE *f = fopen(path, "r");
-    if (!f) return;
-    while (fgets(line, sizeof line, f)) {
+    char **words = NULL;
+    int fail = 0;
+    *n = 0;
+    if (!f) return NULL;
+    while (!fail && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
         int pop, method, gens;
-        if (!strncmp(line, "init ", 5) && !was_given("--init", given, ngiven)) {
-            snprintf(init, sizeof init, "%s", line + 5);
-            o->init_sfen = init;
+        if (!strncmp(line, "init ", 5)) {
+            fail = add_word(&words, n, "--init") || add_word(&words, n, line + 5);
         } else if (sscanf(line, "pop %d method %d", &pop, &method) == 2) {
-            /* (compose ga on an extend run, or the reverse: load_checkpoint refuses it) */
-            if ((method == METHOD_EXTEND) != (o->method == METHOD_EXTEND)) continue;
-            if (!was_given("--pop", given, ngiven)) o->pop = pop;
-            if (!was_given("--method", given, ngiven)) o->method = method;
+            if (method < METHOD_GA_ARCHIVE || method > METHOD_RANDOM) continue;  /* (extend: neither is its option) */
+            snprintf(num, sizeof num, "%d", pop);
+            fail = add_word(&words, n, "--pop") || add_word(&words, n, num) || add_word(&words, n, "--method") ||
+                   add_word(&words, n, METHOD_NAME[method]);
         } else if (sscanf(line, "gens %d", &gens) == 1) {
-            if (!was_given("--gens", given, ngiven) && !was_given("--rounds", given, ngiven)) o->gens = gens;
+            snprintf(num, sizeof num, "%d", gens);
+            fail = add_word(&words, n, "--gens") || add_word(&words, n, num);
         } else if (!strncmp(line, "options ", 8)) {
             char *vals[N_SAVED];
-            if (split_saved(line + 8, vals)) continue;
-            for (size_t i = 0; i < N_SAVED; i++) {
-                const SavedOption *so = &SAVED_OPTIONS[i];
-                if (was_given(so->name, given, ngiven)) continue;
-                char *field = (char *)o + so->off;
-                if (so->type == 'u') *(uint64_t *)field = strtoull(vals[i], NULL, 10);
-                else if (so->type == 'i') *(int *)field = atoi(vals[i]);
-                else if (so->type == 'd') *(double *)field = strtod(vals[i], NULL);
-                else if (!strcmp(vals[i], "built-in")) *(const char **)field = NULL;
-                else {
-                    snprintf(points, sizeof points, "%s", vals[i]);
-                    *(const char **)field = points;
-                }
-            }
+            if (split_saved(line + 8, vals)) continue;  /* (load_checkpoint names it) */
+            for (size_t i = 0; i < N_SAVED && !fail; i++)
+                if (SAVED_OPTIONS[i].type != 's' || strcmp(vals[i], "built-in"))
+                    fail = add_word(&words, n, SAVED_OPTIONS[i].name) || add_word(&words, n, vals[i]);
         }
     }
     fclose(f);
+    if (fail) {
+        compose_free_words(words, *n);
+        *n = 0;
+        return NULL;
+    }
+    return words ? words : calloc(1, sizeof(char *));
+}
+
+void compose_free_words(char **words, int n) {
+    for (int i = 0; words && i < n; i++) free(words[i]);
+    free(words);
 }
 
 int save_checkpoint(const Run *r) {
@@ -248,7 +251,7 @@ int load_checkpoint(Run *r) {
         if (sscanf(line, "pop %d method %d", &pop, &method) == 2) { ok = pop == r->o->pop && method == r->o->method; continue; }
         if (sscanf(line, "generation %d", &r->generation) == 1) continue;
         int gens;
-        if (sscanf(line, "gens %d", &gens) == 1) continue;  /* (compose_adopt_saved's) */
+        if (sscanf(line, "gens %d", &gens) == 1) continue;  /* (for compose_saved_words) */
         /* optional (checkpoints before 2026-11-28 lack it) */
         if (!strncmp(line, "options ", 8)) {
             if (same_options(path, line + 8, r->o)) {

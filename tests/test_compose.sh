@@ -111,6 +111,11 @@ python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["interru
 "$BIN/tsumegen" compose ga --out "$d/i" --resume --threads 2 --quiet --device omp >/dev/null 2>"$d/e"
 cmp -s "$d/a/problems.jsonl" "$d/i/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/i/undecided.jsonl" \
     && ok "resumed after Ctrl-C: the straight run's problems" || { bad "resumed after Ctrl-C differs"; cat "$d/e"; }
+# a damaged value in the checkpoint meets the command line's checks
+cp -r "$d/c" "$d/c5" && sed -i 's/ --tournament [0-9]* / --tournament 0 /' "$d/c5/checkpoint.txt"
+"$BIN/tsumegen" compose ga --out "$d/c5" --resume --quiet --device omp >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 2 ] && grep -q -- "--tournament must be" "$d/e" && grep -q "c5/checkpoint.txt, which is damaged" "$d/e" \
+    && ok "--resume: a damaged option value in the checkpoint exits 2 naming it" || { bad "damaged checkpoint value (rc $rc)"; cat "$d/e"; }
 # a resume under options that change the results would mix two runs in one folder
 cp -r "$d/c" "$d/c2"
 "$BIN/tsumegen" compose ga ${args/--nodes 30000/--nodes 40000} --out "$d/c2" --resume >/dev/null 2>"$d/e"; rc=$?
