@@ -113,6 +113,23 @@ static int split_saved(char *line, char *vals[N_SAVED]) {
     return 0;
 }
 
+static const char *method_name(int method) {
+    static const char *const NAME[] = {"ga-archive", "ga", "random", "extend"};
+    return method >= 0 && method < 4 ? NAME[method] : "?";
+}
+
+/* Says that the run in path was started with option was, where this command gives
+ * now (option "": was and now name the commands); closes f (if any) and returns -1. */
+static int differs(FILE *f, const char *path, const char *option, const char *was, const char *now) {
+    if (f) fclose(f);
+    const char *sep = *option ? " " : "";
+    fprintf(stderr,
+            "tsumegen compose: --resume: the run in %s was started with %s%s%s; this command gives %s%s%s "
+            "(leave it out to resume with the run's own, or choose another --out)\n",
+            path, option, sep, was, option, sep, now);
+    return -1;
+}
+
 /* 0 when the checkpoint's "options" line (saved) equals this run's; else -1 after
  * naming the first option that differs. */
 static int same_options(const char *path, char *saved, const ComposeOptions *o) {
@@ -123,13 +140,7 @@ static int same_options(const char *path, char *saved, const ComposeOptions *o) 
     }
     for (size_t i = 0; i < N_SAVED; i++) {
         saved_value(o, &SAVED_OPTIONS[i], now, sizeof now);
-        if (strcmp(vals[i], now)) {
-            fprintf(stderr,
-                    "tsumegen compose: --resume: the run in %s was started with %s %s; this command gives %s %s "
-                    "(leave it out to resume with the run's own, or choose another --out)\n",
-                    path, SAVED_OPTIONS[i].name, vals[i], SAVED_OPTIONS[i].name, now);
-            return -1;
-        }
+        if (strcmp(vals[i], now)) return differs(NULL, path, SAVED_OPTIONS[i].name, vals[i], now);
     }
     return 0;
 }
@@ -144,7 +155,6 @@ static int add_word(char ***words, int *n, const char *w) {
 }
 
 char **compose_saved_words(const char *out_dir, int *n) {
-    static const char *const METHOD_NAME[] = {"ga-archive", "ga", "random"};
     char path[4096], line[8192], num[32];
     snprintf(path, sizeof path, "%s/checkpoint.txt", out_dir);
     FILE *f = fopen(path, "r");
@@ -161,7 +171,7 @@ char **compose_saved_words(const char *out_dir, int *n) {
             if (method < METHOD_GA_ARCHIVE || method > METHOD_RANDOM) continue;  /* (extend: neither is its option) */
             snprintf(num, sizeof num, "%d", pop);
             fail = add_word(&words, n, "--pop") || add_word(&words, n, num) || add_word(&words, n, "--method") ||
-                   add_word(&words, n, METHOD_NAME[method]);
+                   add_word(&words, n, method_name(method));
         } else if (sscanf(line, "gens %d", &gens) == 1) {
             snprintf(num, sizeof num, "%d", gens);
             fail = add_word(&words, n, "--gens") || add_word(&words, n, num);
@@ -242,13 +252,28 @@ int load_checkpoint(Run *r) {
     snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
     FILE *f = fopen(path, "r");
     if (!f) { fprintf(stderr, "tsumegen compose: --resume: cannot open %s: %s\n", path, strerror(errno)); return -1; }
-    int version = 0, n_ind = 0, pop = 0, method = -1, ok = 1;
+    int version = 0, n_ind = 0, pop = 0, method = -1, ok = 1, line_no = 0;
     while (ok && fgets(line, sizeof line, f)) {
+        line_no++;
         line[strcspn(line, "\n")] = 0;
         unsigned long long s[4];
         if (sscanf(line, "tsumegen-ga-checkpoint %d", &version) == 1) continue;
-        if (!strncmp(line, "init ", 5)) { ok = !strcmp(line + 5, r->o->init_sfen); continue; }
-        if (sscanf(line, "pop %d method %d", &pop, &method) == 2) { ok = pop == r->o->pop && method == r->o->method; continue; }
+        if (!strncmp(line, "init ", 5)) {
+            if (strcmp(line + 5, r->o->init_sfen)) return differs(f, path, "--init", line + 5, r->o->init_sfen);
+            continue;
+        }
+        if (sscanf(line, "pop %d method %d", &pop, &method) == 2) {
+            char was[32], now[32];
+            snprintf(was, sizeof was, "%d", pop);
+            snprintf(now, sizeof now, "%d", r->o->pop);
+            if ((method == METHOD_EXTEND) != (r->o->method == METHOD_EXTEND))
+                return differs(f, path, "", method == METHOD_EXTEND ? "compose extend" : "compose ga",
+                               r->o->method == METHOD_EXTEND ? "compose extend" : "compose ga");
+            if (method != r->o->method)
+                return differs(f, path, "--method", method_name(method), method_name(r->o->method));
+            if (pop != r->o->pop) return differs(f, path, "--pop", was, now);
+            continue;
+        }
         if (sscanf(line, "generation %d", &r->generation) == 1) continue;
         int gens;
         if (sscanf(line, "gens %d", &gens) == 1) continue;  /* (for compose_saved_words) */
@@ -294,7 +319,10 @@ int load_checkpoint(Run *r) {
     }
     fclose(f);
     if (!ok || version != CHECKPOINT_VERSION || n_ind != r->o->pop) {
-        fprintf(stderr, "tsumegen compose: --resume: %s does not match this run (other --init/--pop/--method, or damaged)\n", path);
+        if (!ok) fprintf(stderr, "tsumegen compose: --resume: %s is damaged (line %d)\n", path, line_no);
+        else if (version != CHECKPOINT_VERSION)
+            fprintf(stderr, "tsumegen compose: --resume: %s is not a checkpoint of version %d\n", path, CHECKPOINT_VERSION);
+        else fprintf(stderr, "tsumegen compose: --resume: %s is damaged (%d individuals for --pop %d)\n", path, n_ind, r->o->pop);
         return -1;
     }
     return 0;

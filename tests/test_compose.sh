@@ -122,6 +122,12 @@ cp -r "$d/c" "$d/c2"
 [ $rc = 2 ] && grep -q -- "started with --nodes 30000; this command gives --nodes 40000" "$d/e" \
     && cmp -s "$d/c/problems.jsonl" "$d/c2/problems.jsonl" && ok "--resume under another --nodes: exit 2 naming it, nothing written" \
     || { bad "--resume under another --nodes (rc $rc)"; cat "$d/e"; }
+"$BIN/tsumegen" compose ga ${args/--pop 30/--pop 31} --out "$d/c2" --resume >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 2 ] && grep -q -- "started with --pop 30; this command gives --pop 31" "$d/e" \
+    && ok "--resume under another --pop: exit 2 naming it" || { bad "--resume under another --pop (rc $rc)"; cat "$d/e"; }
+"$BIN/tsumegen" compose extend --from "$d/a/problems.jsonl" --out "$d/c2" --resume --quiet >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 2 ] && grep -q -- "started with compose ga; this command gives compose extend" "$d/e" \
+    && ok "compose extend --resume on a GA run: exit 2 naming both" || { bad "extend --resume on a GA run (rc $rc)"; cat "$d/e"; }
 "$BIN/tsumegen" compose ga $args --out "$d/a" >/dev/null 2>"$d/e"; rc=$?
 [ $rc = 2 ] && grep -q "already holds problems" "$d/e" && ok "refuses to overwrite results" || bad "overwrote results (rc $rc)"
 "$BIN/tsumegen" compose ga --pop x >/dev/null 2>"$d/e"; rc=$?
