@@ -68,6 +68,14 @@ TG_INLINE Bitboard bishop_attack(int sq, Bitboard occ) {
     return bb_or(bb_or(ray_attack(DIR_NR, sq, occ), ray_attack(DIR_SL, sq, occ)),
                  bb_or(ray_attack(DIR_SR, sq, occ), ray_attack(DIR_NL, sq, occ)));
 }
+/* The squares of sq's file, of its file and rank, and of its diagonals, on an empty
+ * board: a slider kind can attack sq only from there, so callers test these first
+ * and compute the occupancy-dependent attack only when one stands on them. */
+TG_INLINE Bitboard file_lines(int sq) { return bb_or(RAY[DIR_N][sq], RAY[DIR_S][sq]); }
+TG_INLINE Bitboard rook_lines(int sq) { return bb_or(file_lines(sq), bb_or(RAY[DIR_R][sq], RAY[DIR_L][sq])); }
+TG_INLINE Bitboard bishop_lines(int sq) {
+    return bb_or(bb_or(RAY[DIR_NR][sq], RAY[DIR_SL][sq]), bb_or(RAY[DIR_SR][sq], RAY[DIR_NL][sq]));
+}
 /* Squares strictly between a and b (empty unless they share a line). */
 TG_INLINE Bitboard between_bb(int a, int b) {
     int d = DIRECTION[a][b];

@@ -193,14 +193,9 @@ static Bitboard king_escapes(const Position *pos, int ksq) {
         Bitboard step = bb_or(bb_or(bb_and(PAWN_ATK[us][to], pawns), bb_and(KNIGHT_ATK[us][to], knights)),
                               bb_or(bb_and(SILVER_ATK[us][to], silvers), bb_and(GOLD_ATK[us][to], golds)));
         if (bb_any(step)) continue;
-        Bitboard file = bb_or(RAY[DIR_N][to], RAY[DIR_S][to]);
-        if (bb_any(bb_and(rooks, bb_or(file, bb_or(RAY[DIR_R][to], RAY[DIR_L][to])))) &&
-            bb_any(bb_and(rook_attack(to, occk), rooks)))
-            continue;
-        if (bb_any(bb_and(lances, file)) && bb_any(bb_and(lance_attack(us, to, occk), lances))) continue;
-        if (bb_any(bb_and(bishops, bb_or(bb_or(RAY[DIR_NR][to], RAY[DIR_SL][to]), bb_or(RAY[DIR_SR][to], RAY[DIR_NL][to])))) &&
-            bb_any(bb_and(bishop_attack(to, occk), bishops)))
-            continue;
+        if (bb_any(bb_and(rooks, rook_lines(to))) && bb_any(bb_and(rook_attack(to, occk), rooks))) continue;
+        if (bb_any(bb_and(lances, file_lines(to))) && bb_any(bb_and(lance_attack(us, to, occk), lances))) continue;
+        if (bb_any(bb_and(bishops, bishop_lines(to))) && bb_any(bb_and(bishop_attack(to, occk), bishops))) continue;
         safe = bb_or(safe, bb_sq(to));
     }
     return safe;

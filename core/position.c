@@ -127,13 +127,9 @@ Bitboard attackers_to(const Position *pos, int c, int sq, Bitboard occ) {
     Bitboard bishops = bb_and(bb_or(pos->by_type[BISHOP], pos->by_type[HORSE]), mine);
     Bitboard rooks = bb_and(bb_or(pos->by_type[ROOK], pos->by_type[DRAGON]), mine);
     Bitboard lances = bb_and(pos->by_type[LANCE], mine);
-    Bitboard file = bb_or(RAY[DIR_N][sq], RAY[DIR_S][sq]);
-    if (bb_any(bb_and(bishops, bb_or(bb_or(RAY[DIR_NR][sq], RAY[DIR_SL][sq]), bb_or(RAY[DIR_SR][sq], RAY[DIR_NL][sq])))))
-        a = bb_or(a, bb_and(bishop_attack(sq, occ), bishops));
-    if (bb_any(bb_and(rooks, bb_or(file, bb_or(RAY[DIR_R][sq], RAY[DIR_L][sq])))))
-        a = bb_or(a, bb_and(rook_attack(sq, occ), rooks));
-    if (bb_any(bb_and(lances, file)))
-        a = bb_or(a, bb_and(lance_attack(them, sq, occ), lances));
+    if (bb_any(bb_and(bishops, bishop_lines(sq)))) a = bb_or(a, bb_and(bishop_attack(sq, occ), bishops));
+    if (bb_any(bb_and(rooks, rook_lines(sq)))) a = bb_or(a, bb_and(rook_attack(sq, occ), rooks));
+    if (bb_any(bb_and(lances, file_lines(sq)))) a = bb_or(a, bb_and(lance_attack(them, sq, occ), lances));
     return a;
 }
 
@@ -146,11 +142,11 @@ int is_attacked(const Position *pos, int c, int sq, Bitboard occ) {
     Bitboard bishops = bb_and(bb_or(pos->by_type[BISHOP], pos->by_type[HORSE]), mine);
     Bitboard lances = bb_and(pos->by_type[LANCE], mine);
     Bitboard rl = bb_or(rooks, lances);
-    if (bb_any(rl) && bb_any(bb_and(rl, bb_or(bb_or(RAY[DIR_N][sq], RAY[DIR_S][sq]), bb_or(RAY[DIR_R][sq], RAY[DIR_L][sq]))))) {
+    if (bb_any(rl) && bb_any(bb_and(rl, rook_lines(sq)))) {
         if (bb_any(bb_and(rook_attack(sq, occ), rooks))) return 1;
         if (bb_any(bb_and(lance_attack(them, sq, occ), lances))) return 1;
     }
-    if (bb_any(bishops) && bb_any(bb_and(bishops, bb_or(bb_or(RAY[DIR_NR][sq], RAY[DIR_SL][sq]), bb_or(RAY[DIR_SR][sq], RAY[DIR_NL][sq])))))
+    if (bb_any(bishops) && bb_any(bb_and(bishops, bishop_lines(sq))))
         return bb_any(bb_and(bishop_attack(sq, occ), bishops));
     return 0;
 }

@@ -113,6 +113,7 @@ static int split_saved(char *line, char *vals[N_SAVED]) {
     return 0;
 }
 
+/* A method's name as --method spells it (and summary.json, and compose extend). */
 static const char *method_name(int method) {
     static const char *const NAME[] = {"ga-archive", "ga", "random", "extend"};
     return method >= 0 && method < 4 ? NAME[method] : "?";
@@ -367,7 +368,6 @@ uint64_t retry_budget(const ComposeOptions *o) {
 /* The run's summary: printed at the end and written to OUT/summary.json.  Counts
  * and seconds cover the whole run, earlier sessions of a --resume included. */
 void print_summary(FILE *f, const Run *r, double seconds, int interrupted) {
-    static const char *const METHOD[] = {"ga-archive", "ga", "random", "extend"};
     const ComposeOptions *o = r->o;
     double best = 0, sum = 0;
     for (int i = 0; i < o->pop; i++) {
@@ -382,7 +382,7 @@ void print_summary(FILE *f, const Run *r, double seconds, int interrupted) {
     fprintf(f, ",\"seed\":%llu,\"pop\":%d,\"gens\":%d,\"method\":\"%s\",\"nodes\":%llu,\"retry\":%d,"
                "\"retry_nodes\":%llu,\"repair\":%d,\"repair_tries\":%d,\"repair_depth\":%d,\"extend\":%d,"
                "\"extend_tries\":%d,\"device\":",
-            (unsigned long long)o->seed, o->pop, o->gens, METHOD[o->method], (unsigned long long)o->node_limit, o->retry,
+            (unsigned long long)o->seed, o->pop, o->gens, method_name(o->method), (unsigned long long)o->node_limit, o->retry,
             (unsigned long long)retry_budget(o), o->repair, o->repair_tries, o->repair_depth, o->extend, o->extend_tries);
     util_json_str(f, r->device);
     fprintf(f, ",\"screened\":%.0f,\"verified\":%.0f,\"decode_s\":%.3f,\"screen_s\":%.3f,\"verify_s\":%.3f,"
