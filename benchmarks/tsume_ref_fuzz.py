@@ -18,6 +18,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+import tally  # noqa: E402
 import test_tsume_ref as T  # noqa: E402
 
 
@@ -26,7 +27,7 @@ def run(label, fn, *args):
     t = time.time()
     got = fn(*args)
     shown = tuple(len(x) if isinstance(x, list) else x for x in got)
-    print("%s: %s; totals %d passed, %d failed; %.0f s" % (label, shown, T.passed, T.failed, time.time() - t), flush=True)
+    print("%s: %s; totals %d passed, %d failed; %.0f s" % (label, shown, tally.passed, tally.failed, time.time() - t), flush=True)
     return got
 
 
@@ -48,7 +49,7 @@ def main():
         run("near misses (decided, mates, futile drops, undecided)", T.compare, T.near_misses(1000 / 150))
         run("replies (decided, mates, futile drops, undecided)", T.compare, T.shogiboardq_replies(5))
         run("余詰 of gifts (mates analysed, alternatives, decided, 余詰)", T.yozume, T.gifts(1000))
-    return 1 if T.failed else 0
+    return 1 if tally.failed else 0
 
 
 if __name__ == "__main__":

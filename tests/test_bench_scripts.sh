@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The benchmark scripts at toy scale, against today's binary.  Nothing else runs
+# them, and RESULTS.md quotes their output: tsume_ref_fuzz.py had broken silently
+# when the test counters moved to tests/tally.py.  Each must exit 0 and print the
+# lines RESULTS.md's tables are made of; the figures themselves are not judged.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin}
+export BIN TSUMEGEN=$BIN/tsumegen
+pass=0; fail=0
+ok() { echo "ok   $1"; pass=$((pass+1)); }
+bad() { echo "FAIL $1"; fail=$((fail+1)); }
+# expect NAME RC OUTPUT PATTERN...: ok when RC is 0 and every extended regex matches a line
+expect() {
+    local name=$1 rc=$2 out=$3; shift 3
+    if [ "$rc" -ne 0 ]; then bad "$name: exit $rc"; echo "$out" | tail -8; return; fi
+    for p in "$@"; do
+        if ! echo "$out" | grep -Eq -- "$p"; then bad "$name: no line matches /$p/"; echo "$out" | tail -8; return; fi
+    done
+    ok "$name"
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# the independent reference against solve: lengths, then 余詰 of the mates found
+out=$(python3 benchmarks/tsume_ref_fuzz.py random 1 12 5 5000 2>&1); rc=$?
+expect "tsume_ref_fuzz.py random" $rc "$out" \
+    '^lengths \(decided, mates, futile drops, undecided\): .*totals [1-9][0-9]* passed, 0 failed' \
+    '^余詰 .*totals [1-9][0-9]* passed, 0 failed'
+
+# the Zuko table, batch and one problem at a time (node limits: the same rows every run)
+out=$(HASH=16 OPTS="--nodes 20000" bash benchmarks/zukou.sh 7 8 0 1 2>&1); rc=$?
+expect "zukou.sh batch" $rc "$out" '^\| zukou-007 \| 13 \| ' '^\| zukou-008 \| 41 \| ' '^2 problems, limit 0 s: '
+out=$(ALONE=1 HASH=16 OPTS="--nodes 20000" bash benchmarks/zukou.sh 7 7 0 1 2>&1); rc=$?
+expect "zukou.sh ALONE=1" $rc "$out" '^\| zukou-007 \| 13 \| ' '^1 problems, limit 0 s: '
+
+# a record walked back from its end: Zuko 7's record stops being the longest defence
+# at ply 5 (data/edo/verifier_expect.tsv: deviate:4:11)
+out=$(python3 benchmarks/record_walk.py zukou-007 5000 2>&1); rc=$?
+expect "record_walk.py" $rc "$out" '^zukou-007: recorded 13 plies' '^12 \| 1 \| mate \| 1 \| 1 \| ' \
+    '^stop: from ply 4 the defender lasts at least 11 plies, the record only 9: the record.s defence at ply 5 \(9e9d\)'
+out=$(python3 benchmarks/record_walk.py zukou-999 2>&1); rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "zukou-999 not found"; then ok "record_walk.py: unknown id refused"
+else bad "record_walk.py: unknown id (exit $rc): $out"; fi
+
+# Table 2's script and its summary, one generation of 6 (the OpenMP screen)
+out=$(POP=6 GENS=1 SEEDS=1 NODES=2000 BIGPOP=6 DEVICE=omp bash benchmarks/ga_table2.sh "$tmp/t2" 2>&1); rc=$?
+expect "ga_table2.sh" $rc "$out" '^population 6 x 1 generations, node limit 2000, seeds 1' \
+    '^\| mean \| ga-archive \| ' '^\| p5-random-s1 \| ' '^population 6 x 1, 1-move initial, GA with archive'
+out=$(python3 benchmarks/ga_table2_archive.py "$tmp/t2" 2>&1); rc=$?
+expect "ga_table2_archive.py" $rc "$out" '^### ga-archive' '^\| p1-ga-archive-s1 \| ' '^\| p5-random-s1 \| '
+
+# the GPU re-check's smoke size on pocl (the script itself always exits 0)
+if "$TSUMEGEN" devices 2>/dev/null | grep -q " cpu "; then
+    out=$(DEVICE=cpu GENERATE=100000 VERIFY=2000 BENCH_SIZE="--boards 2000 --gen-boards 65536" \
+          bash benchmarks/gpu_recheck.sh "$tmp/gpu" none 2>&1); rc=$?
+    expect "gpu_recheck.sh (pocl)" $rc "$out" '^gen\+validity\+mate1\+pts .* mismatches 0$' \
+        '^screen: generated 100000 boards \(seed 1, from 0\) .*: 39237 legal, 1782 with mate-in-1, 1071 kept$' \
+        '^   generate: rc 0, 1071 boards printed' '^verify: 2000 boards, 0 mismatches$'
+else
+    echo "skip gpu_recheck.sh: no OpenCL CPU device (pocl)"
+fi
+
+# the peer comparison needs OpenShogiLib; without it the script names the packages
+if [ -f /usr/include/osl/checkmate/dfpn.h ]; then
+    out=$(bash benchmarks/peer_solve.sh 3 2>&1); rc=$?
+    expect "peer_solve.sh" $rc "$out" '^3-ply +\| ' '^13-ply +\| '
+else
+    out=$(bash benchmarks/peer_solve.sh 3 2>&1); rc=$?
+    if [ $rc -eq 2 ] && echo "$out" | grep -q "apt-get install libosl-dev"; then ok "peer_solve.sh: names libosl-dev when OpenShogiLib is missing"
+    else bad "peer_solve.sh without OpenShogiLib (exit $rc): $out"; fi
+fi
+
+echo "bench-scripts: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
