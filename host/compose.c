@@ -225,30 +225,77 @@ static int proof_passes(Run *r, const Position *pos, const Verdict *v) {
     return 0;
 }
 
-/* A perfect child: archive it (once per board; an extended board has no
- * genome), then write its reduced form unless that problem was written before,
- * and keep that form for backward extension. */
-static void consider_perfect(Run *r, const Child *c) {
+/* A perfect child, new to the run: archive it (an extended board has no genome),
+ * then write its reduced form p (compose_remove_redundant) unless that problem
+ * was written before, and keep that form for backward extension. */
+static void record_perfect(Run *r, const Child *c, const Position *p, const Verdict *v) {
     char key[SFEN_MAX];
     compose_canonical(&c->pos, key, sizeof key);
-    if (keys_has(&r->archived, key)) return;
     keys_add(&r->archived, key);
     if (c->origin != ORIGIN_EXTEND) archive_add(r, &c->g);
-    Position p = c->pos;
-    Verdict *v = malloc(sizeof *v);
-    if (!v) return;
-    *v = *c->v;
-    compose_remove_redundant(&p, v, r->verify, c->node_limit);
-    compose_canonical(&p, key, sizeof key);
-    if (!keys_has(&r->written_keys, key)) {
-        keys_add(&r->written_keys, key);  /* (handled once: written, or held back by the proof check) */
-        if (proof_passes(r, &p, v)) {
-            write_problem(r, &p, v, c->origin);
-            if (v->length > r->longest) r->longest = v->length;
-            if (r->o->extend > 0) extend_pool_add(&r->pool, &p, v->length);
-        }
+    compose_canonical(p, key, sizeof key);
+    if (keys_has(&r->written_keys, key)) return;
+    keys_add(&r->written_keys, key);  /* (handled once: written, or held back by the proof check) */
+    if (!proof_passes(r, p, v)) return;
+    write_problem(r, p, v, c->origin);
+    if (v->length > r->longest) r->longest = v->length;
+    if (r->o->extend > 0) extend_pool_add(&r->pool, p, v->length);
+}
+
+static int is_perfect_problem(const Child *c) { return c->v->result == VERDICT_MATE && c->v->perfect && c->fitness > 0; }
+
+/* What a batch of verified children leaves behind, in batch order: perfect
+ * problems (each board once) and undecided mates.  The new perfect boards are
+ * picked first, without touching the run, and reduced on the threads: each
+ * reduction is a verification per piece, and done one after another they took
+ * most of a generation's wall time on two cores while the other thread idled.
+ * The writing stays serial, so the output is the same on any number of threads.
+ * Returns 1 when out of memory (nothing recorded), 0 otherwise. */
+static int record_children(Run *r, const Child *const *cs, int n) {
+    int *todo = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1)), k = 0;
+    Keys seen = {0};
+    char key[SFEN_MAX];
+    if (!todo) return fprintf(stderr, "tsumegen compose: out of memory\n"), 1;
+    for (int i = 0; i < n; i++) {
+        if (!is_perfect_problem(cs[i])) continue;
+        compose_canonical(&cs[i]->pos, key, sizeof key);
+        if (keys_has(&r->archived, key) || keys_has(&seen, key)) continue;
+        keys_add(&seen, key);
+        todo[k++] = i;
     }
-    free(v);
+    keys_free(&seen);
+    Position *pos = malloc(sizeof *pos * (size_t)(k > 0 ? k : 1));
+    Verdict *v = malloc(sizeof *v * (size_t)(k > 0 ? k : 1));
+    if (!pos || !v) {
+        free(todo); free(pos); free(v);
+        return fprintf(stderr, "tsumegen compose: out of memory\n"), 1;
+    }
+    for (int j = 0; j < k; j++) {
+        pos[j] = cs[todo[j]]->pos;
+        v[j] = *cs[todo[j]]->v;
+    }
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int j = 0; j < k; j++) compose_remove_redundant(&pos[j], &v[j], r->verify, cs[todo[j]]->node_limit);
+    for (int i = 0, j = 0; i < n; i++) {
+        const Child *c = cs[i];
+        if (j < k && todo[j] == i) record_perfect(r, c, &pos[j], &v[j]), j++;
+        else if (!is_perfect_problem(c) && c->v->result == VERDICT_MATE && c->v->undecided) write_undecided(r, c);
+    }
+    free(todo); free(pos); free(v);
+    return 0;
+}
+
+/* record_children over a[0..na), then b[0..nb), then c[0..nc). */
+static int record_batch(Run *r, const Child *a, int na, const Child *b, int nb, const Child *c, int nc) {
+    const Child **cs = malloc(sizeof *cs * (size_t)(na + nb + nc > 0 ? na + nb + nc : 1));
+    if (!cs) return fprintf(stderr, "tsumegen compose: out of memory\n"), 1;
+    int n = 0;
+    for (int i = 0; i < na; i++) cs[n++] = &a[i];
+    for (int i = 0; i < nb; i++) cs[n++] = &b[i];
+    for (int i = 0; i < nc; i++) cs[n++] = &c[i];
+    int rc = record_children(r, cs, n);
+    free(cs);
+    return rc;
 }
 
 /* Second look: a mate that the node limit left undecided (exact length or a
@@ -347,12 +394,6 @@ static int verify_children(Run *r, Child *ch, int n) {
     }
     free(first); free(todo); free(sfen);
     return stopped;
-}
-
-/* What a verified child leaves behind: a perfect problem, or an undecided mate. */
-static void record_child(Run *r, const Child *c) {
-    if (c->v->result == VERDICT_MATE && c->v->perfect && c->fitness > 0) consider_perfect(r, c);
-    else if (c->v->result == VERDICT_MATE && c->v->undecided) write_undecided(r, c);
 }
 
 /* Cook removal (repair.h), o->repair_depth rounds: the o->repair longest cooked
@@ -496,10 +537,11 @@ static int extend_generation(Run *r) {
     for (int i = 0; i < n_ext; i++) {
         n_perfect += ext[i].v->result == VERDICT_MATE && ext[i].v->perfect;
         n_undecided += ext[i].v->result == VERDICT_MATE && ext[i].v->undecided;
-        record_child(r, &ext[i]);
-        free(ext[i].v);
     }
+    int oom = record_batch(r, ext, n_ext, NULL, 0, NULL, 0);
+    for (int i = 0; i < n_ext; i++) free(ext[i].v);
     free(ext);
+    if (oom) return 1;
     if (vcache_append(r->vc, r->vcf)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/verdicts.bin\n", r->o->out_dir);
     double t1 = util_now();
     r->verified += n_ext;
@@ -622,7 +664,7 @@ static int run_generation(Run *r) {
         n_ext_perfect += ext[i].v->result == VERDICT_MATE && ext[i].v->perfect;
         n_ext_undecided += ext[i].v->result == VERDICT_MATE && ext[i].v->undecided;
     }
-    double t4 = util_now();
+    double t4 = util_now(), t_record = 0;
     int n_mate = 0, n_perfect = 0, n_nomate = 0, n_unknown = 0, n_undecided = 0;  /* for generations.jsonl */
     for (int i = 0; i < n_eval && !stopped; i++) {
         int res = ch[i].v->result;
@@ -643,9 +685,8 @@ static int run_generation(Run *r) {
     r->t_screen += t1 - td;
     r->t_verify += t4 - t1;
     if (!stopped) {
-        for (int i = 0; i < n_eval; i++) record_child(r, &ch[i]);  /* serial, in rank order: reproducible */
-        for (int i = 0; i < n_rep; i++) record_child(r, &rep[i]);
-        for (int i = 0; i < n_ext; i++) record_child(r, &ext[i]);
+        stopped = record_batch(r, ch, n_eval, rep, n_rep, ext, n_ext);  /* in rank order: reproducible */
+        t_record = util_now() - t4;
         if (vcache_append(r->vc, r->vcf)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/verdicts.bin\n", o->out_dir);
         for (int i = 0; i < o->pop; i++) {
             r->pop[i].g = ch[i].g;
@@ -681,11 +722,11 @@ static int run_generation(Run *r) {
                       "\"repaired\":%d,\"repair_perfect\":%d,\"repair_undecided\":%d,\"repair_s\":%.3f,"
                       "\"extended\":%d,\"extend_perfect\":%d,\"extend_undecided\":%d,\"extend_s\":%.3f,"
                       "\"boards_per_s\":%.0f,\"verifications_per_s\":%.1f,"
-                      "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f",
+                      "\"decode_s\":%.4f,\"screen_s\":%.4f,\"verify_s\":%.3f,\"record_s\":%.3f",
                    best, sum / o->pop, r->archive_n, r->written, r->longest, n, n_legal, n_eval, n_mate, n_perfect,
                    n_nomate, n_unknown, n_undecided, r->gen_cached, n_retry, n_rescued,
                    t_look, n_rep, n_rep_perfect, n_rep_undecided, t3 - t2, n_ext, n_ext_perfect, n_ext_undecided, t4 - t3, bps, vps,
-                   td - t0, t1 - td, t2 - t1);
+                   td - t0, t1 - td, t2 - t1, t_record);
     if (!o->quiet)
         fprintf(stderr, "gen %3d  best %3g  mean %6.2f  archive %4d  problems %4d  longest %3d  screen %8.0f/s  verify %7.1f/s\n",
                 r->generation, best, sum / o->pop, r->archive_n, r->written, r->longest, bps, vps);

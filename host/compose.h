@@ -85,12 +85,12 @@ int compose_fitness(const Verdict *v, const Verdict *initial);
 int compose_sacrifices(const Position *pos, const Move *pv, int n);
 /* Canonical text of a problem: the smaller SFEN of it and its left-right mirror. */
 void compose_canonical(const Position *pos, char *buf, size_t len);
-/* Greedy removal of redundant board pieces (seeds/000 §5.4): a piece goes when the
- * verdict stays perfect with the same main line; undecided means "needed". */
 /* Applies the hand convention and every legality rule by a round trip through
  * the strict SFEN parser, so the composer accepts exactly what `solve` would.
  * Returns 0, or -1 for an illegal board. */
 int compose_normalize(Position *pos);
+/* Greedy removal of redundant board pieces (seeds/000 §5.4): a piece goes when the
+ * verdict stays perfect with the same main line; undecided means "needed". */
 void compose_remove_redundant(Position *pos, Verdict *v, VerifyFn verify, uint64_t node_limit);
 
 #endif
