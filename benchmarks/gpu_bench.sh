@@ -20,13 +20,8 @@ set -u
 cd "$(dirname "$0")/.."
 out=${1:-out/gpu}
 mode=${2:-full}
-case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-mkdir -p "$out"
-exec > >(tee "$out/gpu_bench.log") 2>&1
-echo "== $(date -u +%FT%TZ) $(hostname) mode $mode"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
-echo "cpus: $(nproc)"
 . benchmarks/gpu_env.sh
+echo "mode $mode"
 B=${TSUMEGEN:-bin/tsumegen}
 $B devices
 if [ "$mode" = sweep ]; then

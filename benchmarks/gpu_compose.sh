@@ -14,11 +14,6 @@ set -u
 cd "$(dirname "$0")/.."
 out=${1:-out/gpucompose}
 ref=${2:-out/devref/p1-omp}
-case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-mkdir -p "$out"
-exec > >(tee "$out/gpu_compose.log") 2>&1
-echo "== $(date -u +%FT%TZ) $(hostname), $(nproc) cpus"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1
 . benchmarks/gpu_env.sh
 B=${TSUMEGEN:-bin/tsumegen}
 init() { sed -n "s/^$1 //p" benchmarks/ga_initial.txt; }

@@ -18,11 +18,6 @@ set -u
 cd "$(dirname "$0")/.."
 out=${1:-out/gpurecheck}
 ref=${2:-out/devref/p1-omp}
-case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-mkdir -p "$out"
-exec > >(tee "$out/gpu_recheck.log") 2>&1
-echo "== $(date -u +%FT%TZ) $(hostname), $(nproc) cpus"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1
 . benchmarks/gpu_env.sh
 B=${TSUMEGEN:-bin/tsumegen}
 dev=${DEVICE:-gpu}
