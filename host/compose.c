@@ -280,7 +280,7 @@ static int record_children(Run *r, const Child *const *cs, int n) {
     for (int i = 0, j = 0; i < n; i++) {
         const Child *c = cs[i];
         if (j < k && todo[j] == i) record_perfect(r, c, &pos[j], &v[j]), j++;
-        else if (!is_perfect_problem(c) && c->v->result == VERDICT_MATE && c->v->undecided) write_undecided(r, c);
+        else if (c->v->result == VERDICT_MATE && c->v->undecided) write_undecided(r, c);  /* (undecided: not perfect) */
     }
     free(todo); free(pos); free(v);
     return 0;
