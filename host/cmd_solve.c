@@ -82,7 +82,11 @@ const char USAGE_SOLVE[] =
     "                answers (a run killed or stopped by Ctrl-C), those that answer\n"
     "                the same inputs in order and are complete are kept and the run\n"
     "                resumes after them; a FILE that answers other inputs, or that\n"
-    "                another run is writing, is refused\n"
+    "                another run is writing, is refused.  FILE.options records the\n"
+    "                options that change what an answer says (--max-length,\n"
+    "                --no-flaws, --yozume-*, --tied-lines, --verify, --apply-moves,\n"
+    "                --strict-hands): a resume must give the same; limits and\n"
+    "                --threads may differ\n"
     "  --trace       stderr: the exact-length search step by step (each bottom-up\n"
     "                round, the walk's line and each of its steps: exact value,\n"
     "                nodes, seconds, and the nodes of its query and its settling);\n"
@@ -481,7 +485,67 @@ static int answers(const char *line, const Job *j) {
  * bad input, which stays bad for the exit status).  NULL (with a message) when
  * FILE cannot be used or answers other inputs: a resume must never pair an answer
  * with the wrong problem. */
-static FILE *resume_out(const char *path, const Job *jobs, int n, int *kept) {
+/* The options that change what an answer says, in the command's own spelling (""
+ * for the defaults).  Limits (--nodes, --time, --hash) and --threads,
+ * --length-search only decide how soon an answer comes or whether it is "unknown":
+ * each kept line stays true under other limits, so they may change on a resume. */
+static void answer_options(const SolveOpts *o, char *buf, size_t len) {
+    size_t at = 0;
+#define ADD(...) (at += (size_t)snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__))
+    buf[0] = 0;
+    if (o->max_length) ADD(" --max-length %d", o->max_length);
+    if (!o->flaws) ADD(" --no-flaws");
+    if (o->yozume_extra < 0) ADD(" --yozume-unbounded");
+    else if (o->yozume_extra != 6) ADD(" --yozume-depth %d", o->yozume_extra);
+    if (o->yozume_confirm) ADD(" --yozume-confirm");
+    if (o->tied_all) ADD(" --tied-lines all");
+    if (o->verify) ADD(" --verify");
+    if (o->apply_moves) ADD(" --apply-moves");
+    if (o->strict) ADD(" --strict-hands");
+#undef ADD
+    if (at >= len) at = len - 1;
+    if (at) memmove(buf, buf + 1, at);  /* (drops the leading space; the NUL moves too) */
+}
+
+/* Whether the answers kept in path were made with this run's answer options, as its
+ * record path.options says.  1 yes; 0 (with a message) no, or no record. */
+static int same_answer_options(const char *path, const SolveOpts *o) {
+    char rec[4200], now[512], saved[520] = "";
+    snprintf(rec, sizeof rec, "%s.options", path);
+    answer_options(o, now, sizeof now);
+    FILE *f = fopen(rec, "r");
+    int got = f && fgets(saved, sizeof saved, f);
+    if (f) fclose(f);
+    saved[strcspn(saved, "\n")] = 0;
+    if (!got) {
+        fprintf(stderr, "tsumegen solve: %s holds answers but %s, the record of the options that made them, %s; "
+                        "remove %s to start again\n", path, rec, f ? "is empty" : "is missing", path);
+        return 0;
+    }
+    if (strcmp(saved, now)) {
+        fprintf(stderr, "tsumegen solve: the answers in %s were made with %s%s%s; this command gives %s%s%s "
+                        "(these must match to resume; --nodes, --time, --hash, --threads and --length-search may "
+                        "differ), or choose another --out\n", path, *saved ? "'" : "the default options", saved,
+                *saved ? "'" : "", *now ? "'" : "the default options", now, *now ? "'" : "");
+        return 0;
+    }
+    return 1;
+}
+
+/* Writes path.options for a run that starts path afresh; 0 or -1 (with a message). */
+static int record_answer_options(const char *path, const SolveOpts *o) {
+    char rec[4200], now[512];
+    snprintf(rec, sizeof rec, "%s.options", path);
+    answer_options(o, now, sizeof now);
+    FILE *f = fopen(rec, "w");
+    if (!f || fprintf(f, "%s\n", now) < 0 || fclose(f)) {
+        fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", rec, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static FILE *resume_out(const char *path, const Job *jobs, int n, const SolveOpts *o, int *kept) {
     *kept = 0;
     /* "a+": created when missing, read from the start, written at the end (which the
      * cut below puts after the kept answers); locked, so that two runs on one FILE
@@ -522,6 +586,10 @@ static FILE *resume_out(const char *path, const Job *jobs, int n, int *kept) {
         else
             fprintf(stderr, "tsumegen solve: %s: line %d does not answer input %d (%s): not a run of these inputs\n", path,
                     *kept + 1, *kept + 1, jobs[*kept].text);
+        fclose(f);
+        return NULL;
+    }
+    if (*kept ? !same_answer_options(path, o) : record_answer_options(path, o) < 0) {
         fclose(f);
         return NULL;
     }
@@ -594,7 +662,7 @@ int cmd_solve(int argc, char **argv) {
     }
     int kept = 0;
     FILE *out = stdout;
-    if (o.out_path && !(out = resume_out(o.out_path, jobs, n, &kept))) {
+    if (o.out_path && !(out = resume_out(o.out_path, jobs, n, &o, &kept))) {
         free_jobs(jobs, n);
         return EXIT_USAGE;
     }

@@ -463,7 +463,8 @@ def resume():
     and two interrupted ones; the rerun keeps the first line byte for byte and answers
     the other two again (here with a node limit: Zuko 8 unknown, Zuko 2 exact, neither
     interrupted).  A cut last line is answered again; a file that answers other
-    inputs, or more of them, is refused (exit 2) and left as it was."""
+    inputs, or more of them, or was made with other answer options (FILE.options) or
+    has lost that record, is refused (exit 2) and left as it was."""
     quick, slow = record_sfen("zukou-002"), record_sfen("zukou-008")
     inputs = "\n".join([quick, slow, quick]) + "\n"
     with tempfile.TemporaryDirectory() as d:
@@ -506,6 +507,16 @@ def resume():
         check(wrong.returncode == 2 and "does not answer input 1" in wrong.stderr and fewer.returncode == 2 and
               "more answers than there are inputs" in fewer.stderr and open(out).read() == before,
               "--out of other inputs refused: %s / %s" % (wrong.stderr[-200:], fewer.stderr[-200:]))
+        # FILE.options: options that change what an answer says must match (limits may not)
+        other = subprocess.run([EXE, "solve", "--threads", "1", "--no-flaws", "--out", out], input=inputs,
+                               capture_output=True, text=True)
+        check(open(out + ".options").read() == "\n" and other.returncode == 2 and
+              "were made with the default options; this command gives '--no-flaws'" in other.stderr and
+              open(out).read() == before, "--out with other answer options: rc %d %s" % (other.returncode, other.stderr[-300:]))
+        os.remove(out + ".options")
+        lost = subprocess.run([EXE, "solve", "--threads", "1", "--out", out], input=inputs, capture_output=True, text=True)
+        check(lost.returncode == 2 and "options.options" not in lost.stderr and "is missing" in lost.stderr and
+              open(out).read() == before, "--out without its options record: rc %d %s" % (lost.returncode, lost.stderr[-300:]))
 
 
 def found_line():
