@@ -85,6 +85,7 @@ struct DfCtx {
     FutEntry *fut;
     size_t fmask;
     RepEntry *rep;
+    uint64_t rep_stored;  /* rep entries written in this generation: none (most searches), no probe */
     uint64_t prefix[MAXPLY + 4];  /* prefix[i]: hash of path[0..i] */
     uint16_t gen;
     Frame *frames[MAXPLY + 4];

@@ -67,6 +67,7 @@ static void start_search(DfCtx *c, int attacker, uint64_t node_limit, double dea
 
 void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
     c->gen++;
+    c->rep_stored = 0;
     if (c->gen == 0) {  /* wrapped: really clear */
         memset(c->tt, 0, (c->cmask + 1) * sizeof(Cluster));
         memset(c->fut, 0, (c->fmask + 1) * sizeof(FutEntry));
@@ -81,6 +82,7 @@ void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop) {
         memset(helper->fut, 0, (helper->fmask + 1) * sizeof(FutEntry));
         memset(helper->rep, 0, ((size_t)1 << REP_BITS) * sizeof(RepEntry));
     }
+    if (helper->gen != owner->gen) helper->rep_stored = 0;  /* (same generation: its entries still count) */
     helper->gen = owner->gen;
     start_search(helper, owner->attacker, 0, owner->deadline);
     helper->no_rep = owner->no_rep;
@@ -375,7 +377,7 @@ void prefetch_child(const DfCtx *c, const Position *pos, Move m, int mode) {
     if (mode == DF_FUTILE) prefetch_cluster(c, (bk ^ hk) ^ SALT_FUTILE);
     if (mode == DF_NODROP) prefetch_cluster(c, bk ^ SALT_NODROP ^ salt_of(c));
     prefetch_cluster(c, plain);
-    if (!c->no_rep && !c->nforbid) __builtin_prefetch(rep_slot(c, rep_key(bk ^ hk, mode)));
+    if (!c->no_rep && !c->nforbid && c->rep_stored) __builtin_prefetch(rep_slot(c, rep_key(bk ^ hk, mode)));
 }
 
 void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, const Nd *r,
@@ -463,7 +465,7 @@ FutEntry *fut_slot(DfCtx *c, uint64_t key) {
 
 /* A stored path-bound disproof of pos valid on the current path: 1 and out filled. */
 int rep_lookup(const DfCtx *c, const Position *pos, int mode, int depth, Nd *out) {
-    if (c->no_rep || c->nforbid) return 0;
+    if (c->no_rep || c->nforbid || !c->rep_stored) return 0;
     uint64_t k = rep_key(pos_key(pos), mode);
     const RepEntry *e = rep_slot(c, k);
     if (e->gen != c->gen || e->key != k || e->nomate < depth || e->ref_lo < c->path_base || e->ref_hi >= c->path_n ||
@@ -487,4 +489,5 @@ void rep_store(DfCtx *c, const Position *pos, int mode, int depth, const Nd *r) 
     e->ref_hi = (int16_t)r->rep_hi;
     e->nomate = (int16_t)((r->flags & DF_DEPTH) ? depth : NOMATE_ABS);
     e->gen = c->gen;
+    c->rep_stored++;
 }
