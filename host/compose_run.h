@@ -1,9 +1,11 @@
 /* compose_run.h - the GA composer's run state, shared by compose.c (the
- * generation loop and its operators) and compose_io.c (what the run writes and
- * reads back: problems, undecided mates, checkpoint, summary).  Private to the
+ * generation loop and its operators), compose_batch.c (a batch's verification,
+ * second look and recording) and compose_io.c (what the run writes and reads
+ * back: problems, undecided mates, checkpoint, summary).  Private to the
  * composer; the public API is compose.h. */
 #ifndef TSUMEGEN_COMPOSE_RUN_H
 #define TSUMEGEN_COMPOSE_RUN_H
+#include <signal.h>
 #include <stdio.h>
 #include "compose.h"
 #include "extend.h"
@@ -83,5 +85,19 @@ int load_checkpoint(Run *r);
 /* The run's summary as a JSON line (stdout) and OUT/summary.json. */
 void print_summary(FILE *f, const Run *r, double seconds, int interrupted);
 int write_summary(const Run *r, double seconds, int interrupted);
+
+/* ---- one batch through the verifier (compose_batch.c) ---- */
+/* Set by Ctrl-C: the batch loops stop, the run keeps what it has and exits 130. */
+extern volatile sig_atomic_t compose_interrupted;
+/* Children 0..n-1 verified on the threads with the first budget, the run's verdict
+ * cache first; 1 when interrupted (or out of memory), else 0. */
+int verify_children(Run *r, Child *ch, int n);
+/* The o->retry longest undecided mates verified again with budget: how many, -1
+ * when interrupted; second_look is look_again at retry_budget. */
+int look_again(Run *r, Child *ch, int n_eval, int *rescued, uint64_t budget);
+int second_look(Run *r, Child *ch, int n_eval, int *rescued);
+/* The perfect boards of three batches (a, b, c), new to the run, reduced and
+ * written in batch order; 1 when out of memory, else 0. */
+int record_batch(Run *r, const Child *a, int na, const Child *b, int nb, const Child *c, int nc);
 
 #endif
