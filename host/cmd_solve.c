@@ -478,13 +478,6 @@ static int answers(const char *line, const Job *j) {
     return same;
 }
 
-/* --out FILE: a run cut short (killed, or Ctrl-C) left its answers in input order,
- * one flushed line each.  Those that answer the same inputs in the same order and
- * are complete (a whole line, no "interrupted" note) are kept; FILE is cut after
- * them and opened to append the rest (*kept: how many; a kept "error" answers a
- * bad input, which stays bad for the exit status).  NULL (with a message) when
- * FILE cannot be used or answers other inputs: a resume must never pair an answer
- * with the wrong problem. */
 /* The options that change what an answer says, in the command's own spelling (""
  * for the defaults).  Limits (--nodes, --time, --hash) and --threads,
  * --length-search only decide how soon an answer comes or whether it is "unknown":
@@ -514,12 +507,12 @@ static int same_answer_options(const char *path, const SolveOpts *o) {
     snprintf(rec, sizeof rec, "%s.options", path);
     answer_options(o, now, sizeof now);
     FILE *f = fopen(rec, "r");
-    int got = f && fgets(saved, sizeof saved, f);
+    int exists = f != NULL, got = f && fgets(saved, sizeof saved, f);
     if (f) fclose(f);
     saved[strcspn(saved, "\n")] = 0;
     if (!got) {
         fprintf(stderr, "tsumegen solve: %s holds answers but %s, the record of the options that made them, %s; "
-                        "remove %s to start again\n", path, rec, f ? "is empty" : "is missing", path);
+                        "remove %s to start again\n", path, rec, exists ? "is empty" : "is missing", path);
         return 0;
     }
     if (strcmp(saved, now)) {
@@ -545,6 +538,14 @@ static int record_answer_options(const char *path, const SolveOpts *o) {
     return 0;
 }
 
+/* --out FILE: a run cut short (killed, or Ctrl-C) left its answers in input order,
+ * one flushed line each.  Those that answer the same inputs in the same order and
+ * are complete (a whole line, no "interrupted" note) are kept; FILE is cut after
+ * them and opened to append the rest (*kept: how many; a kept "error" answers a
+ * bad input, which stays bad for the exit status).  NULL (with a message) when
+ * FILE cannot be used or answers other inputs: a resume must never pair an answer
+ * with the wrong problem, nor keep answers made with other answer options
+ * (FILE.options, written when FILE starts afresh). */
 static FILE *resume_out(const char *path, const Job *jobs, int n, const SolveOpts *o, int *kept) {
     *kept = 0;
     /* "a+": created when missing, read from the start, written at the end (which the
