@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compose_run.h"
@@ -12,18 +13,29 @@
 #define CHECKPOINT_VERSION 1
 
 
+/* A linear scan: a run keeps a few thousand keys and looks them up a few hundred
+ * times a generation, next to minutes of verification. */
 int keys_has(const Keys *k, const char *key) {
     for (int i = 0; i < k->n; i++)
         if (!strcmp(k->s[i], key)) return 1;
     return 0;
 }
 
+/* Out of memory, the key is not kept (said on stderr): at worst a board is
+ * handled twice, never a crash. */
 void keys_add(Keys *k, const char *key) {
-    if (k->n == k->cap) {
-        k->cap = k->cap ? 2 * k->cap : 64;
-        k->s = realloc(k->s, sizeof(char *) * (size_t)k->cap);
+    char *copy = strdup(key);
+    if (copy && k->n == k->cap) {
+        int cap = k->cap ? 2 * k->cap : 64;
+        char **grown = realloc(k->s, sizeof(char *) * (size_t)cap);
+        if (grown) k->s = grown, k->cap = cap;
+        else free(copy), copy = NULL;
     }
-    k->s[k->n++] = strdup(key);
+    if (!copy) {
+        fprintf(stderr, "tsumegen compose: out of memory: a board key is not kept\n");
+        return;
+    }
+    k->s[k->n++] = copy;
 }
 
 void keys_free(Keys *k) {
