@@ -82,7 +82,7 @@ void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop) {
         memset(helper->fut, 0, (helper->fmask + 1) * sizeof(FutEntry));
         memset(helper->rep, 0, ((size_t)1 << REP_BITS) * sizeof(RepEntry));
     }
-    if (helper->gen != owner->gen) helper->rep_stored = 0;  /* (same generation: its entries still count) */
+    helper->rep_stored = 0;  /* (wiped above, or of an older generation) */
     helper->gen = owner->gen;
     start_search(helper, owner->attacker, 0, owner->deadline);
     helper->no_rep = owner->no_rep;
