@@ -500,12 +500,21 @@ static void answer_options(const SolveOpts *o, char *buf, size_t len) {
     if (at) memmove(buf, buf + 1, at);  /* (drops the leading space; the NUL moves too) */
 }
 
-/* Whether the answers kept in path were made with this run's answer options, as its
- * record path.options says.  1 yes; 0 (with a message) no, or no record. */
-static int same_answer_options(const char *path, const SolveOpts *o) {
+/* path.options, the record of the answer options: with answers kept, whether it
+ * says this run's (1; else 0 with a message, also when it is missing or empty);
+ * with none, written afresh for this run (1; 0 with a message if it cannot be). */
+static int answer_options_agree(const char *path, const SolveOpts *o, int kept) {
     char rec[4200], now[512], saved[520] = "";
     snprintf(rec, sizeof rec, "%s.options", path);
     answer_options(o, now, sizeof now);
+    if (!kept) {
+        FILE *w = fopen(rec, "w");
+        if (!w || fprintf(w, "%s\n", now) < 0 || fclose(w)) {
+            fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", rec, strerror(errno));
+            return 0;
+        }
+        return 1;
+    }
     FILE *f = fopen(rec, "r");
     int exists = f != NULL, got = f && fgets(saved, sizeof saved, f);
     if (f) fclose(f);
@@ -523,19 +532,6 @@ static int same_answer_options(const char *path, const SolveOpts *o) {
         return 0;
     }
     return 1;
-}
-
-/* Writes path.options for a run that starts path afresh; 0 or -1 (with a message). */
-static int record_answer_options(const char *path, const SolveOpts *o) {
-    char rec[4200], now[512];
-    snprintf(rec, sizeof rec, "%s.options", path);
-    answer_options(o, now, sizeof now);
-    FILE *f = fopen(rec, "w");
-    if (!f || fprintf(f, "%s\n", now) < 0 || fclose(f)) {
-        fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", rec, strerror(errno));
-        return -1;
-    }
-    return 0;
 }
 
 /* --out FILE: a run cut short (killed, or Ctrl-C) left its answers in input order,
@@ -590,7 +586,7 @@ static FILE *resume_out(const char *path, const Job *jobs, int n, const SolveOpt
         fclose(f);
         return NULL;
     }
-    if (*kept ? !same_answer_options(path, o) : record_answer_options(path, o) < 0) {
+    if (!answer_options_agree(path, o, *kept)) {
         fclose(f);
         return NULL;
     }
