@@ -5,7 +5,7 @@ OPT     ?= -O2 -march=x86-64-v2
 CFLAGS  ?= $(OPT) -fopenmp
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wno-unused-function
 CPPFLAGS += -Ibuild/gen -Icore -D_POSIX_C_SOURCE=200809L
-LDLIBS  += -lm
+LDLIBS  += -lm -pthread
 BUILD   ?= build/rel
 # OpenCL (tsumegen screen): used when the headers and the ICD loader are installed
 # (Debian: opencl-headers ocl-icd-opencl-dev); OPENCL=0 forces the OpenMP-only build.

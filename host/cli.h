@@ -36,6 +36,8 @@ int cmd_devices(int argc, char **argv);
 int bench_screen(int argc, char **argv);  /* `bench screen ...` (host/cmd_screen.c) */
 extern const char USAGE_SCREEN[], USAGE_DEVICES[];
 int cmd_solve(int argc, char **argv);
+int cmd_usi(int argc, char **argv);
+extern const char USAGE_USI[];
 extern const char USAGE_SOLVE[];
 int cmd_compose(int argc, char **argv);
 extern const char USAGE_COMPOSE[];

@@ -74,6 +74,8 @@ int df_stopped(const DfCtx *c);
  * (their answers are unknown), for the rest of the process: solve's Ctrl-C.  Safe
  * in a signal handler. */
 void df_interrupt(void);
+/* Undoes df_interrupt; only while no search runs (usi: before each go mate). */
+void df_clear_interrupt(void);
 int df_interrupted(void);
 /* Starts a new problem: attacker colour, limits (0 = none; deadline in seconds of
  * CLOCK_MONOTONIC, 0 = none).  Old table entries are invalidated (generation). */

@@ -100,6 +100,7 @@ void df_share_end(DfCtx *owner, DfCtx *helper, uint64_t node_limit, double deadl
 /* (a lock-free atomic: stored from a signal handler) */
 static atomic_int interrupted_all;
 void df_interrupt(void) { atomic_store(&interrupted_all, 1); }
+void df_clear_interrupt(void) { atomic_store(&interrupted_all, 0); }
 int df_interrupted(void) { return atomic_load_explicit(&interrupted_all, memory_order_relaxed); }
 
 int df_stopped(const DfCtx *c) {

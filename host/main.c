@@ -10,6 +10,7 @@ static const Command COMMANDS[] = {
     {"kif", cmd_kif, "write a position and moves as KIF", USAGE_KIF},
     {"sfen", cmd_sfen, "read KIF (diagrams and moves) as SFEN lines", USAGE_SFEN},
     {"solve", cmd_solve, "exact tsume verifier (df-pn): length, main line, flaws", USAGE_SOLVE},
+    {"usi", cmd_usi, "USI tsume engine for shogi GUIs (go mate)", USAGE_USI},
     {"compose", cmd_compose, "compose perfect problems (GA of seeds/000)", USAGE_COMPOSE},
     {"bench", cmd_bench, "speed figures (perft)", USAGE_BENCH},
     {"screen", cmd_screen, "screen boards: legality, checks, mate1, mate3, points", USAGE_SCREEN},

@@ -167,6 +167,7 @@ err solve-out-unwritable 'cannot write'                    solve --out "$tmp/no/
 printf '{"sfen":"4k4/9/9/9/9/9/9/9/9 b P 1","result":"nomate"}\n' >"$tmp/other.jsonl"
 err solve-out-other      'does not answer input 1'         solve --out "$tmp/other.jsonl" "$OK"
 err args-too-long        'arguments too long'              moves "$(printf 'x%.0s' $(seq 1 5000))"
+err usi-argument          "takes no arguments"              usi --hash 64
 
 # --- stdin batch mode (a bad line: "error: ..." on stdout, the message on stderr, status 2)
 batch batch-bad-sfen     'bad SFEN: 2 fields'              "$OK
