@@ -45,7 +45,8 @@ build/gen/screen_gen_src.inc: build/gen/embed_cl kernels/screen_gen.cl $(wildcar
 build/gen/points_default.inc: build/gen/embed_cl data/points_default.txt
 	build/gen/embed_cl POINTS_DEFAULT_TXT data/points_default.txt > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/host/ocl.o: build/gen/screen_src.inc build/gen/screen_gen_src.inc
+$(BUILD)/host/ocl.o: build/gen/screen_src.inc
+$(BUILD)/host/ocl_gen.o: build/gen/screen_gen_src.inc
 $(BUILD)/host/screen.o: build/gen/points_default.inc
 
 $(BUILD)/%.o: %.c build/gen/tables.inc $(wildcard core/*.h host/*.h)
