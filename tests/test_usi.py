@@ -14,12 +14,15 @@ A client here speaks the protocol over pipes, as a GUI does, and checks:
    isready while it searches, prints progress, and answers timeout soon after stop;
 5. bad input: an unreadable position or an illegal move is named in `info string error`,
    and go mate on it answers timeout; unknown commands and options are named; go without
-   mate answers bestmove resign; quit and the end of input end the engine (exit 0).
+   mate answers bestmove resign; quit and the end of input end the engine (exit 0);
+6. damaged commands (mutated SFENs, stray tokens, a 100 kB line): every go mate still gets
+   one checkmate line, isready still answers, and no sanitizer report on stderr.
 Last line: "usi: N passed, N failed".
 """
 import json
 import os
 import queue
+import random
 import re
 import subprocess
 import sys
@@ -86,6 +89,10 @@ class Engine:
             self.p.kill()
             self.p.wait()
             return None
+        finally:
+            err = self.p.stderr.read()
+            check(not re.search("runtime error|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer", err),
+                  "sanitizer report: %s" % err[:500])
 
 
 def data_lines(path):
@@ -274,6 +281,38 @@ def flaws(e):
     e.send("setoption name Flaws value false")
 
 
+def damaged(e):
+    """Damaged commands, as a fuzzer would send them: each go mate still gets exactly one
+    checkmate line, the engine keeps answering, and (sanitizer build) reports nothing."""
+    rng = random.Random(20261129)
+    sfens = [row.split(" moves ")[0] for row in data_lines("data/third_party/shogiboardq/tsume_7ply_1000_20261001.txt")[:20]]
+    tokens = ["sfen", "startpos", "moves", "7g7f", "P*5e", "8h2b+", "G*", "1a", "+", "-", "0", "99999999999999999999",
+              "infinite", "mate", "name", "value", "USI_Hash", "Threads", "Flaws", "true", "\u738b", "\x01", ""]
+    cmds = ["position", "go", "setoption", "setoption name", "isready", "usinewgame", "stop", "ponderhit", "gameover"]
+    answered = asked = 0
+    for i in range(40 if SAN else 150):
+        sfen = list(rng.choice(sfens))
+        for _ in range(rng.randrange(3)):  # damage a few characters of a good SFEN
+            sfen[rng.randrange(len(sfen))] = rng.choice("0123456789/+-kKpPbBrR gsnlGSNL*")
+        words = [rng.choice(cmds)]
+        if words[0] == "position":
+            words += ["sfen", "".join(sfen)] + [rng.choice(tokens) for _ in range(rng.randrange(6))]
+        else:  # (a go is never followed by mate here: one go mate at a time, the next line's)
+            words += [t for t in (rng.choice(tokens) for _ in range(rng.randrange(4))) if t != "mate" or words[0] != "go"]
+        e.send(" ".join(words).replace("\n", " "))
+        e.send("go mate %d" % rng.choice([1, 20, 50]))
+        asked += 1
+        got, last = e.until(lambda l: l.startswith("checkmate"), 20)
+        answered += last is not None
+    e.send("x" * 100000, "go mate 10")
+    got, last = e.until(lambda l: l.startswith("checkmate"), 20)
+    check(any("unknown command" in l for l in got) and last is not None, "a 100 kB line: %s" % got[-2:])
+    check(answered == asked, "damaged commands: %d of %d go mate answered" % (answered, asked))
+    e.send("isready")
+    got, last = e.until(lambda l: l == "readyok", 20)
+    check(last == "readyok", "isready after the damaged commands: %s" % got[-3:])
+
+
 def session(part, handshake_first=False):
     """part on an engine of its own (a part that breaks one, e.g. a stop not obeyed,
     cannot hold up the others beyond its own waits); quit must end it with exit 0."""
@@ -294,6 +333,7 @@ def main():
     session(limits)
     session(bad_input)
     session(flaws)
+    session(damaged)
     # the end of input ends the engine too, even in a search
     e = Engine()
     e.send("position sfen " + record_sfen("zukou-008"), "go mate infinite")
