@@ -260,13 +260,9 @@ typedef struct { double t0; const DfCtx *c; } LoneProgress;
 
 static void lone_progress(void *arg, uint64_t nodes) {
     const LoneProgress *p = arg;
-    int mate, at_least;
-    char known[64] = "";
-    df_bounds(p->c, &mate, &at_least);
-    if (mate && mate == at_least) snprintf(known, sizeof known, ", exact %d", mate);
-    else if (mate) snprintf(known, sizeof known, ", mate %d found, at least %d", mate, at_least);
-    else if (at_least > 1) snprintf(known, sizeof known, ", no mate below %d", at_least);
-    fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s ", nodes / 1e6, df_now() - p->t0, known);
+    char known[64];
+    df_bounds_text(p->c, known, sizeof known);
+    fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s%s ", nodes / 1e6, df_now() - p->t0, known[0] ? ", " : "", known);
 }
 
 /* Ctrl-C (solve's SIGINT handler): the searches stop as at a limit, the problems

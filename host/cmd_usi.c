@@ -113,14 +113,11 @@ static void usi_progress(void *arg, uint64_t nodes) {
     double now = df_now();
     if (now - u->last_info < 1.0) return;
     u->last_info = now;
-    int mate, at_least;
-    char known[80] = "";
-    df_bounds(u->ctx, &mate, &at_least);
-    if (mate && mate == at_least) snprintf(known, sizeof known, " string exact %d, finding the main line", mate);
-    else if (mate) snprintf(known, sizeof known, " string mate %d found, at least %d", mate, at_least);
-    else if (at_least > 1) snprintf(known, sizeof known, " string no mate below %d", at_least);
+    char known[64];
+    df_bounds_text(u->ctx, known, sizeof known);
     double s = now - u->t0;
-    say(u, "info time %.0f nodes %llu nps %.0f%s", s * 1000, (unsigned long long)nodes, s > 0 ? nodes / s : 0.0, known);
+    say(u, "info time %.0f nodes %llu nps %.0f%s%s", s * 1000, (unsigned long long)nodes, s > 0 ? nodes / s : 0.0,
+        known[0] ? " string " : "", known);
 }
 
 /* True when the moves, played from pos, are each legal and end in mate (the side

@@ -93,9 +93,10 @@ void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every);
 /* The root's length bounds so far, for that display: df_note_bounds keeps the
  * shortest mate found (0: none) and the highest proven "no mate in fewer plies"
  * (1: nothing yet) it is told of; df_begin resets them.  The exact length is
- * mate_found == at_least. */
+ * mate_found == at_least.  df_bounds_text says what they prove ("exact 45", "mate
+ * 29 found, at least 15", "no mate below 7"; "" when nothing yet). */
 void df_note_bounds(DfCtx *c, int mate_found, int at_least);
-void df_bounds(const DfCtx *c, int *mate_found, int *at_least);
+void df_bounds_text(const DfCtx *c, char *buf, size_t len);
 
 /* The query: mate within `depth` plies from pos (OR if pos->side is the attacker). */
 DfResult df_search(DfCtx *c, Position *pos, int depth, int mode);

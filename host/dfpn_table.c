@@ -1,6 +1,7 @@
 /* dfpn_table.c - the df-pn engine's memory: the context's life cycle, the main
  * transposition table (clusters, hand-superiority lookups, prefetch), the futile-drop
  * cache and the side table of path-bound disproofs. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dfpn_impl.h"
@@ -120,9 +121,12 @@ void df_note_bounds(DfCtx *c, int mate_found, int at_least) {
     if (at_least > c->at_least) c->at_least = at_least;
 }
 
-void df_bounds(const DfCtx *c, int *mate_found, int *at_least) {
-    *mate_found = c->mate_found;
-    *at_least = c->at_least;
+void df_bounds_text(const DfCtx *c, char *buf, size_t len) {
+    int mate = c->mate_found, at_least = c->at_least;
+    if (mate && mate == at_least) snprintf(buf, len, "exact %d", mate);
+    else if (mate) snprintf(buf, len, "mate %d found, at least %d", mate, at_least);
+    else if (at_least > 1) snprintf(buf, len, "no mate below %d", at_least);
+    else if (len) buf[0] = 0;
 }
 void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every) {
     c->progress = fn;
