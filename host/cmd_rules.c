@@ -22,7 +22,8 @@ const char USAGE_MOVES[] =
 const char USAGE_SFEN[] =
     "usage: tsumegen sfen [--strict-hands] [FILE ...]\n"
     "Reads KIF (Kakinoki: board diagrams as BOD, or 手合割：平手, and move lists;\n"
-    "UTF-8 or Shift_JIS) from the files or stdin and prints one line per game:\n"
+    "UTF-8 or Shift_JIS) or CSA (PI or P1-P9, P+/P- with 00AL, +7776FU moves, games\n"
+    "apart by '/') from the files or stdin and prints one line per game:\n"
     "`SFEN` or `SFEN moves USI...` (the main line up to 詰み/投了/...; variations\n"
     "skipped), the input `solve` takes: tsumegen sfen problems.kif | tsumegen solve\n"
     "The defender's hand follows the hand convention unless --strict-hands (残り全部\n"

@@ -15,6 +15,7 @@
 #endif
 #include "cli.h"
 #include "kif.h"
+#include "csa_read.h"
 #include "kif_read.h"
 #include "tsume.h"
 #include "util.h"
@@ -24,15 +25,15 @@ const char USAGE_SOLVE[] =
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--length-search auto|up|walk] [--max-length N]\n"
     "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--trace]\n"
-    "                      [SFEN ... | FILE.kif ...]\n"
+    "                      [SFEN ... | FILE.kif ... | FILE.csa ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
     "excluded, exact length (no mate in L-2 is proved), main line, 駒余り, 余詰.\n"
     "SFENs come from the arguments (one per argument; unquoted words make one SFEN)\n"
     "or from stdin, one per line: `SFEN` or `SFEN moves USI...` ('#' comments), or a\n"
     "JSON object with an \"sfen\" field (compose's problems.jsonl, undecided.jsonl).\n"
-    "Arguments ending in .kif or .kifu are KIF files instead (see tsumegen sfen),\n"
-    "and so is a KIF text on stdin: each game's diagram and moves is one input.  The\n"
+    "Arguments ending in .kif, .kifu or .csa are KIF or CSA files instead (see tsumegen\n"
+    "sfen), and so is such a text on stdin: each game's position and moves is one input.  The\n"
     "moves are a recorded solution: the answer adds record_length and record_match\n"
     "(--apply-moves plays them first instead).  One JSON line per input, in order:\n"
     "  {\"sfen\",\"result\":\"mate|nomate|unknown\",\"length\",\"pv\",\"perfect\",\"flaws\",\n"
@@ -446,10 +447,11 @@ static void free_jobs(Job *jobs, int n) {
     free(jobs);
 }
 
-/* A positional argument that names a KIF file (*.kif, *.kifu) rather than SFEN words. */
+/* A positional argument that names a KIF or CSA file (*.kif, *.kifu, *.csa) rather than SFEN words. */
 static int is_kif_path(const char *s) {
     size_t n = strlen(s);
-    return (n > 4 && !strcasecmp(s + n - 4, ".kif")) || (n > 5 && !strcasecmp(s + n - 5, ".kifu"));
+    return (n > 4 && !strcasecmp(s + n - 4, ".kif")) || (n > 5 && !strcasecmp(s + n - 5, ".kifu")) ||
+           (n > 4 && !strcasecmp(s + n - 4, ".csa"));  /* (kif_file_each reads CSA too) */
 }
 
 typedef struct { Job **jobs; int *n, *cap; } JobList;
@@ -629,7 +631,7 @@ int cmd_solve(int argc, char **argv) {
     } else {  /* stdin: SFEN or JSON lines, or a KIF text (a book piped in) */
         size_t len;
         char *all = util_slurp(stdin, &len);
-        int kif = all && kif_is_kif(all, len);
+        int kif = all && (kif_is_kif(all, len) || csa_is_csa(all, len));
         FILE *in = all && !kif ? fmemopen(all, len + 1, "r") : NULL;
         if (!all || (!kif && !in)) {
             free(all);

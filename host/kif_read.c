@@ -11,6 +11,7 @@
 #include <string.h>
 #include "../core/movegen.h"
 #include "kif.h"
+#include "csa_read.h"
 #include "util.h"
 
 struct KifReader {
@@ -404,18 +405,22 @@ int kif_is_kif(const char *data, size_t n) {
 int kif_text_each(const char *name, const char *data, size_t n, int strict_hands,
                   void (*fn)(void *arg, const char *line, const char *err), void *arg) {
     char err[ERR_MAX + 64], msg[ERR_MAX + 1200];
-    KifReader *r = kif_reader_new(data, n, err, sizeof err);
-    KifGame *g = r ? malloc(sizeof *g) : NULL;
+    int csa = csa_is_csa(data, n);  /* (CSA records come the same way) */
+    KifReader *r = csa ? NULL : kif_reader_new(data, n, err, sizeof err);
+    CsaReader *cr = csa ? csa_reader_new(data, n) : NULL;
+    if (csa && !cr) snprintf(err, sizeof err, "out of memory");
+    KifGame *g = r || cr ? malloc(sizeof *g) : NULL;
     char *line = g ? malloc(SFEN_MAX + 7 * 1024 + 8) : NULL;
     if (!line) {
-        snprintf(msg, sizeof msg, "%.1000s: %s", name, !r ? err : "out of memory");
+        snprintf(msg, sizeof msg, "%.1000s: %s", name, !r && !cr ? err : "out of memory");
         fn(arg, NULL, msg);
         free(g);
         kif_reader_free(r);
+        csa_reader_free(cr);
         return 1;
     }
     int bad = 0, rc;
-    while ((rc = kif_reader_next(r, strict_hands, g, err, sizeof err)) != 0) {
+    while ((rc = csa ? csa_reader_next(cr, strict_hands, g, err, sizeof err) : kif_reader_next(r, strict_hands, g, err, sizeof err)) != 0) {
         if (rc < 0) {
             snprintf(msg, sizeof msg, "%.1000s: %s", name, err);
             fn(arg, NULL, msg);
@@ -436,6 +441,7 @@ int kif_text_each(const char *name, const char *data, size_t n, int strict_hands
     free(line);
     free(g);
     kif_reader_free(r);
+    csa_reader_free(cr);
     return bad;
 }
 
