@@ -628,7 +628,7 @@ int cmd_solve(int argc, char **argv) {
             add_job(&jobs, &n, &cap, line);
             free(line);
         }
-    } else {  /* stdin: SFEN or JSON lines, or a KIF text (a book piped in) */
+    } else {  /* stdin: SFEN or JSON lines, or a KIF or CSA text (a book piped in) */
         size_t len;
         char *all = util_slurp(stdin, &len);
         int kif = all && (kif_is_kif(all, len) || csa_is_csa(all, len));

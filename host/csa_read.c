@@ -167,6 +167,7 @@ static int move_statement(Position *pos, const char *t, int ply, int line, Move 
 }
 
 CsaReader *csa_reader_new(const char *data, size_t n) {
+    if (n >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) data += 3, n -= 3;  /* (a UTF-8 byte order mark) */
     CsaReader *r = calloc(1, sizeof *r);
     if (!r || !(r->text = malloc(n + 1))) { free(r); return NULL; }
     memcpy(r->text, data, n);
@@ -246,7 +247,7 @@ int csa_reader_next(CsaReader *r, int strict_hands, KifGame *out, char *err, siz
     }
 }
 
-/* P+/P- followed by a square and a piece ("P+00KI", "P-5142OU"): not an SFEN line
+/* P+/P- followed by a square and a piece ("P+00KI", "P-51OU"): not an SFEN line
  * that opens with a pawn and a promoted piece. */
 static int pieces_line(const char *l) {
     return (l[1] == '+' || l[1] == '-') && l[2] >= '0' && l[2] <= '9' && l[3] >= '0' && l[3] <= '9' && l[4] >= 'A' &&
@@ -257,7 +258,7 @@ int csa_is_csa(const char *data, size_t n) {
     if (strstr(data, "+---------------------------+")) return 0;  /* (a KIF board frame) */
     for (size_t i = 0; i < n;) {
         const char *l = data + i;
-        if ((l[0] == 'V' && l[1] == '2' && l[2] == '.') ||
+        if ((l[0] == 'V' && (l[1] == '2' || l[1] == '3') && l[2] == '.') ||
             (l[0] == 'P' && ((l[1] == 'I' && (l[2] == '\n' || l[2] == '\r' || (l[2] >= '1' && l[2] <= '9') || !l[2])) ||
                              pieces_line(l) || (l[1] == '1' && (l[2] == ' ' || l[2] == '+' || l[2] == '-') && l[3] != 'b' && l[3] != 'w'))))
             return 1;

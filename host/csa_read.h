@@ -19,7 +19,7 @@ CsaReader *csa_reader_new(const char *data, size_t n);
  * an error. */
 int csa_reader_next(CsaReader *r, int strict_hands, KifGame *out, char *err, size_t errlen);
 void csa_reader_free(CsaReader *r);
-/* Is this text CSA (a V2 line, PI, P1-P9 rows or P+/P- lines, and no KIF frame)? */
+/* Is this text CSA (a V2./V3. line, PI, a P1 row or a P+/P- line, and no KIF frame)? */
 int csa_is_csa(const char *data, size_t n);
 
 #endif

@@ -8,7 +8,7 @@ static const Command COMMANDS[] = {
     {"moves", cmd_moves, "list legal, checking or evading moves", USAGE_MOVES},
     {"mate1", cmd_mate1, "list every mate-in-one", USAGE_MATE1},
     {"kif", cmd_kif, "write a position and moves as KIF", USAGE_KIF},
-    {"sfen", cmd_sfen, "read KIF (diagrams and moves) as SFEN lines", USAGE_SFEN},
+    {"sfen", cmd_sfen, "read KIF or CSA records as SFEN lines", USAGE_SFEN},
     {"solve", cmd_solve, "exact tsume verifier (df-pn): length, main line, flaws", USAGE_SOLVE},
     {"usi", cmd_usi, "USI tsume engine for shogi GUIs (go mate)", USAGE_USI},
     {"compose", cmd_compose, "compose perfect problems (GA of seeds/000)", USAGE_COMPOSE},

@@ -119,7 +119,7 @@ P9 *  *  *  *  *  *  *  *  *
 
 def hand_written():
     # 00AL: every piece left to white, with strict hands as well
-    text = "'a tsume problem\nV2.2\n" + BOARD + "P+00KI00GI\nP-00AL\n+\n+0021GI,T3\n-2221OU\n+0032KI\n%TSUMI\n"
+    text = "\ufeff'a tsume problem (a byte order mark first)\nV2.2\n" + BOARD + "P+00KI00GI\nP-00AL\n+\n+0021GI,T3\n-2221OU\n+0032KI\n%TSUMI\n"
     for opts in ((), ("--strict-hands",)):
         p = sfen_of(text, *opts)
         check(p.returncode == 0 and p.stdout.strip() ==
