@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util.h"
 
 struct CsaReader {
     char *text;  /* lines NUL-terminated in place */
@@ -172,17 +173,7 @@ CsaReader *csa_reader_new(const char *data, size_t n) {
     if (!r || !(r->text = malloc(n + 1))) { free(r); return NULL; }
     memcpy(r->text, data, n);
     r->text[n] = 0;
-    int cap = 1;
-    for (size_t i = 0; i < n; i++) cap += r->text[i] == '\n';
-    if (!(r->lines = malloc(sizeof *r->lines * (size_t)cap))) { csa_reader_free(r); return NULL; }
-    for (char *p = r->text; p;) {
-        char *nl = strchr(p, '\n');
-        if (nl) *nl = 0;
-        size_t k = strlen(p);
-        while (k && (p[k - 1] == '\r' || p[k - 1] == ' ' || p[k - 1] == '\t')) p[--k] = 0;
-        r->lines[r->nlines++] = p;
-        p = nl ? nl + 1 : NULL;
-    }
+    if (!(r->lines = util_split_lines(r->text, &r->nlines))) { csa_reader_free(r); return NULL; }
     return r;
 }
 

@@ -66,23 +66,13 @@ KifReader *kif_reader_new(const char *data, size_t n, char *err, size_t errlen) 
         return NULL;
     }
     KifReader *r = calloc(1, sizeof *r);
-    size_t nl = 1;
-    for (const char *p = text; *p; p++) nl += *p == '\n';
-    if (!r || !(r->lines = malloc(nl * sizeof *r->lines))) {
+    if (!r || !(r->lines = util_split_lines(text, &r->nlines))) {
         free(r);
         free(text);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
     r->text = text;
-    for (char *p = text; p;) {
-        char *e = strchr(p, '\n');
-        if (e) *e = 0;
-        size_t len = strlen(p);
-        while (len && (p[len - 1] == '\r' || p[len - 1] == ' ')) p[--len] = 0;
-        r->lines[r->nlines++] = p;
-        p = e ? e + 1 : NULL;
-    }
     return r;
 }
 

@@ -107,3 +107,20 @@ char *util_slurp(FILE *f, size_t *n) {
     free(buf);
     return NULL;
 }
+
+char **util_split_lines(char *text, int *n) {
+    size_t cap = 1;
+    for (const char *p = text; *p; p++) cap += *p == '\n';
+    char **lines = malloc(cap * sizeof *lines);
+    *n = 0;
+    if (!lines) return NULL;
+    for (char *p = text; p;) {
+        char *e = strchr(p, '\n');
+        if (e) *e = 0;
+        size_t len = strlen(p);
+        while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t')) p[--len] = 0;
+        lines[(*n)++] = p;
+        p = e ? e + 1 : NULL;
+    }
+    return lines;
+}

@@ -20,6 +20,10 @@ size_t util_phys_mb(void);
 /* A JSON line (the composer's problems.jsonl, undecided.jsonl): its "sfen" field,
  * copied into out; the line itself when it has none (the SFEN parser then names it). */
 const char *util_json_sfen(const char *line, char *out, size_t len);
+/* The lines of text (NUL-terminated), split in place at each '\n' with trailing
+ * '\r', spaces and tabs cut off: a malloc'd array of *n pointers into text (NULL
+ * out of memory).  The KIF and CSA readers' line tables. */
+char **util_split_lines(char *text, int *n);
 /* The whole rest of f, NUL-terminated (*n bytes before the NUL); NULL on a read
  * error or out of memory. */
 char *util_slurp(FILE *f, size_t *n);
