@@ -368,12 +368,15 @@ static int or_last_ply(DfCtx *c, Position *pos, int mode, Nd *r, Move *bm) {
  * at every multiple of its period. */
 static int count_node(DfCtx *c) {
     c->nodes++;
+    int check = (c->nodes & 1023) == 0;
+    if (check && c->publish) atomic_store_explicit(c->publish, c->nodes, memory_order_relaxed);
     if ((c->node_limit && c->nodes > c->node_limit) ||
-        ((c->nodes & 1023) == 0 && ((c->deadline > 0 && df_now() > c->deadline) || df_stopped(c)))) {
+        (check && ((c->deadline > 0 && df_now() > c->deadline) || df_stopped(c)))) {
         c->aborted = 1;
         return 0;
     }
-    if (c->progress && (c->nodes & c->progress_mask) == 0) c->progress(c->progress_arg, c->nodes);
+    if (c->progress && (c->nodes & c->progress_mask) == 0)  /* (a sharing helper's nodes included) */
+        c->progress(c->progress_arg, c->nodes + atomic_load_explicit(&c->helper_nodes, memory_order_relaxed));
     return 1;
 }
 

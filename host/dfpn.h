@@ -86,8 +86,9 @@ int df_aborted(const DfCtx *c);
 void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline);
 uint64_t df_nodes(const DfCtx *c);
 /* fn(arg, nodes) from inside the search each time this context's node count is a
- * multiple of every (a power of two; fn NULL: none), for a progress display.  It
- * runs on the searching thread and must be quick. */
+ * multiple of every (a power of two; fn NULL: none), for a progress display; nodes
+ * include a sharing helper's as it last published them.  It runs on the searching
+ * thread and must be quick. */
 typedef void (*DfProgressFn)(void *arg, uint64_t nodes);
 void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every);
 /* The root's length bounds so far, for that display: df_note_bounds keeps the

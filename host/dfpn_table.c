@@ -89,11 +89,15 @@ void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop) {
     helper->no_rep = owner->no_rep;
     owner->locking = helper->locking = 1;
     owner->stop = helper->stop = stop;
+    atomic_store(&owner->helper_nodes, 0);
+    helper->publish = &owner->helper_nodes;
 }
 
 void df_share_end(DfCtx *owner, DfCtx *helper, uint64_t node_limit, double deadline) {
     owner->locking = helper->locking = 0;
     owner->stop = helper->stop = NULL;
+    helper->publish = NULL;
+    atomic_store(&owner->helper_nodes, 0);
     owner->nodes += helper->nodes;
     df_set_limits(owner, node_limit, deadline);
 }
