@@ -18,7 +18,6 @@ struct CsaReader {
 /* CSA's two-letter piece names, by piece type (PAWN = 1 ... DRAGON = 14). */
 static const char CSA_NAME[PIECE_TYPE_NB][3] = {"", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU",
                                                 "TO", "NY", "NK", "NG", "UM", "RY"};
-static const char SFEN_LETTER[HAND_TYPE_NB + 1] = ".PLNSBRGK";  /* by unpromoted type */
 static const int SET_COUNT[HAND_TYPE_NB] = {SET_COUNT_LIST};
 
 typedef struct {
@@ -136,28 +135,29 @@ static int setup_sfen(Setup *s, int side, char *out, size_t len, int line, char 
     return 0;
 }
 
-/* One move statement ("+7776FU") played on pos: 0 (*out the move) or -1. */
+/* One move statement ("+7776FU") played on pos: 0 (*out the move) or -1.  The
+ * move it names goes through move_parse as USI text, which judges its legality. */
 static int move_statement(Position *pos, const char *t, int ply, int line, Move *out, char *err, size_t el) {
     int from = strlen(t) == 7 ? square_of(t + 1) : -1, to = strlen(t) == 7 ? square_of(t + 3) : -1;
     int pt = strlen(t) == 7 ? piece_of(t + 5) : 0;
     if (from == -1 || to < 0 || !pt) return fail(err, el, line, "move %d: '%s' is not a CSA move (+7776FU)", ply, t);
     if ((t[0] == '+') != (pos->side == BLACK))
         return fail(err, el, line, "move %d (%s): it is %s's turn", ply, t, pos->side == BLACK ? "black (+)" : "white (-)");
-    char usi[8];
-    int promo = 0;
+    Move named;
     if (from == -2) {
         if (pt > GOLD) return fail(err, el, line, "move %d (%s): only FU..KI can be dropped", ply, t);
-        snprintf(usi, sizeof usi, "%c*", SFEN_LETTER[pt]);
+        named = make_drop(pt, to);
     } else {
         int pc = pos->board[from], have = piece_type(pc);
         if (!pc || piece_color(pc) != pos->side)
             return fail(err, el, line, "move %d (%s): no piece of the side to move on %.2s", ply, t, t + 1);
-        promo = pt == have + PROMOTE && can_promote_type(have);
+        int promo = pt == have + PROMOTE && can_promote_type(have);
         if (pt != have && !promo)
             return fail(err, el, line, "move %d (%s): the piece on %.2s is %s, not %s", ply, t, t + 1, CSA_NAME[have], t + 5);
-        snprintf(usi, sizeof usi, "%c%c", '1' + sq_file(from), 'a' + sq_rank(from));
+        named = make_move(from, to, promo);
     }
-    snprintf(usi + 2, sizeof usi - 2, "%c%c%s", '1' + sq_file(to), 'a' + sq_rank(to), promo ? "+" : "");
+    char usi[8];
+    move_format(named, usi);
     Move m;
     char why[ERR_MAX];
     if (move_parse(pos, usi, &m, why, sizeof why)) return fail(err, el, line, "move %d (%s): %s", ply, t, why);
