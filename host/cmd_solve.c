@@ -133,23 +133,10 @@ static void prepare(Job *j, const SolveOpts *o) {
     if (in_check(&j->pos)) { snprintf(j->err, sizeof j->err, "the side to move is in check"); return; }
     if (j->pos.king_sq[j->pos.side ^ 1] == SQ_NONE) { snprintf(j->err, sizeof j->err, "the defender has no king"); return; }
     if (j->moves) {
-        Position q = j->pos;
-        char *save = NULL;  /* (the moves are split in place: they are read only here) */
-        for (char *t = strtok_r(j->moves, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-            Move m;
-            char err[ERR_MAX / 2];
-            if (j->nrec >= TS_MAX_PV) {
-                snprintf(j->err, sizeof j->err, "more than %d recorded moves", TS_MAX_PV);
-                return;
-            }
-            if (move_parse(&q, t, &m, err, sizeof err)) {
-                snprintf(j->err, sizeof j->err, "move %d (%.8s): %s", j->nrec + 1, t, err);
-                return;
-            }
-            Undo u;
-            pos_do_move(&q, m, &u);
-            j->rec[j->nrec++] = m;
-        }
+        Position q = j->pos;  /* (the moves are split in place: they are read only here) */
+        int rc = sfen_play_moves(&q, j->moves, j->rec, TS_MAX_PV, &j->nrec, j->err, sizeof j->err);
+        if (rc > 0) snprintf(j->err, sizeof j->err, "more than %d recorded moves", TS_MAX_PV);
+        if (rc) return;
         if (o->apply_moves) {
             j->pos = q;
             j->nrec = 0;

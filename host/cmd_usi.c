@@ -132,8 +132,7 @@ static int line_mates(const Position *pos, const Move *line, int n) {
         Undo un;
         pos_do_move(&q, m, &un);
     }
-    MoveList l;
-    return n > 0 && in_check(&q) && gen_legal(&q, &l) == 0;
+    return n > 0 && in_check(&q) && !has_legal_move(&q);
 }
 
 /* "checkmate m1 m2 ..." (malloc'd; NULL out of memory). */
@@ -225,18 +224,8 @@ static void set_position(Usi *u, char *args) {
     if (sfen_parse(args, &p, u->strict_hands, err, sizeof err)) {
         snprintf(u->pos_err, sizeof u->pos_err, "position: %s", err);
     } else {
-        int ply = 0;
-        char *save = NULL;
-        for (char *t = moves ? strtok_r(moves, " \t", &save) : NULL; t; t = strtok_r(NULL, " \t", &save)) {
-            Move m;
-            ply++;
-            if (move_parse(&p, t, &m, err, sizeof err)) {
-                snprintf(u->pos_err, sizeof u->pos_err, "position: move %d (%.8s): %s", ply, t, err);
-                break;
-            }
-            Undo un;
-            pos_do_move(&p, m, &un);
-        }
+        int played;
+        if (sfen_play_moves(&p, moves, NULL, 0, &played, err, sizeof err)) snprintf(u->pos_err, sizeof u->pos_err, "position: %s", err);
         if (!u->pos_err[0] && in_check(&p)) snprintf(u->pos_err, sizeof u->pos_err, "position: the side to move (the attacker) is in check");
         if (!u->pos_err[0] && p.king_sq[p.side ^ 1] == SQ_NONE)
             snprintf(u->pos_err, sizeof u->pos_err, "position: the defender (the side not to move) has no king");

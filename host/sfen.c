@@ -274,3 +274,18 @@ int move_parse(const Position *pos, const char *t, Move *out, char *err, size_t 
         if (l.moves[i] == m) { *out = m; return 0; }
     return explain_illegal(pos, m, t, err, el);
 }
+
+int sfen_play_moves(Position *pos, char *text, Move *out, int max, int *n, char *err, size_t el) {
+    char why[ERR_MAX / 2], *save = NULL;
+    *n = 0;
+    for (char *t = text ? strtok_r(text, " \t", &save) : NULL; t; t = strtok_r(NULL, " \t", &save)) {
+        Move m;
+        if (out && *n >= max) return 1;
+        if (move_parse(pos, t, &m, why, sizeof why)) return util_fail(err, el, "move %d (%.8s): %s", *n + 1, t, why);
+        Undo u;
+        pos_do_move(pos, m, &u);
+        if (out) out[*n] = m;
+        ++*n;
+    }
+    return 0;
+}

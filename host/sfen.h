@@ -19,5 +19,10 @@ void sfen_format(const Position *pos, char *buf, size_t len);
  * in pos and explains why not in err. */
 int move_parse(const Position *pos, const char *text, Move *out, char *err, size_t errlen);
 void move_format(Move m, char *buf);  /* buf holds at least 6 bytes */
+/* Plays the USI moves of text (split in place at spaces and tabs; NULL: none) on
+ * pos, each through move_parse.  out (NULL: not kept, no limit) receives them, at
+ * most max; *n counts those played.  0; -1 with "move N (TEXT): why" in err; 1 when
+ * there are more than max (err untouched: the caller says what they are). */
+int sfen_play_moves(Position *pos, char *text, Move *out, int max, int *n, char *err, size_t errlen);
 
 #endif

@@ -216,6 +216,20 @@ def limits(e):
     got, last = e.until(lambda l: l.startswith("checkmate"), 5 + SLACK)
     check(last == "checkmate timeout", "stop: %s" % got[-3:])
     check(time.time() - t < SLACK, "stop answered after %.1f s" % (time.time() - t))
+    # a mate found but not proved shortest in the time (Zuko 21: mate 27 within a
+    # second or two, exact 25 out of reach): its line, which must mate (cshogi), and
+    # an info string saying so; a slow build may find none in the time (timeout)
+    zuko21 = record_sfen("zukou-021")
+    got, last = e.go_mate("sfen " + zuko21, "4000", 4 + SLACK + 3)
+    if last and last != "checkmate timeout":
+        moves = last.split()[1:]
+        bad = replay_mates(zuko21, moves)
+        # (one variation: its defences need not be the longest, so it may be shorter than 25)
+        check(bad is None and len(moves) % 2 == 1, "Zuko 21 in 4 s: cshogi: %s in %s" % (bad, moves))
+        check(any("not proved shortest" in l for l in got), "Zuko 21 in 4 s: no info string: %s" % got[-3:])
+    else:
+        check(last == "checkmate timeout", "Zuko 21 in 4 s: no answer: %s" % got[-3:])
+        print("Zuko 21 in 4 s: no mate found in the time")
     # a stop with no search running must not cut the next one short
     e.send("stop")
     got, last = e.go_mate("sfen 5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1")
