@@ -206,12 +206,9 @@ int cmd_kif(int argc, char **argv) {
     Position pos, cur;
     if (load("kif", a.text, a.strict_hands, &pos)) return EXIT_USAGE;
     cur = pos;
-    for (char *tok = mv ? strtok(mv, " ") : NULL; tok; tok = strtok(NULL, " ")) {
-        if (n == 1024) return cli_error("kif", "more than 1024 moves");
-        if (move_parse(&cur, tok, &moves[n], err, sizeof err)) return cli_error("kif", "move %d: %s", n + 1, err);
-        Undo u;
-        pos_do_move(&cur, moves[n++], &u);
-    }
+    int rc = sfen_play_moves(&cur, mv, moves, 1024, &n, err, sizeof err);
+    if (rc > 0) return cli_error("kif", "more than 1024 moves");
+    if (rc) return cli_error("kif", "%s", err);
     return kif_write(stdout, &pos, moves, n, a.comment) ? cli_error("kif", "write error") : EXIT_OK;
 }
 

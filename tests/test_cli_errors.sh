@@ -135,7 +135,7 @@ err pawn-drop-mate       'pawn-drop mate (uchifuzume)'     kif '8k/6G2/9/7N1/9/9
 err must-promote         'it must promote'                 kif '4k4/9/9/9/9/9/9/9/L3K4 b G' moves 9i9a
 err king-cannot-promote  'this piece cannot promote'       kif "$P" moves 5i5h 5a4a 5h5g+
 err promote-outside-zone 'promotion needs a start or end in the promotion zone' kif '4k4/9/9/9/9/9/9/L8/4K4 b G' moves 9h9g+
-err move-number-in-error 'move 3:'                         kif "$P" moves 5c5b+ 5a5b 5b5a
+err move-number-in-error 'move 3 (5b5a):'                  kif "$P" moves 5c5b+ 5a5b 5b5a
 err kif-no-moves-word    "illegal move 'P*5b'"             kif "$P" 'P*5b'
 
 # --- command line
