@@ -2,7 +2,9 @@
  * asserted in tests; the node counts double as a signature that CI checks. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "cli.h"
+#include "dfpn.h"
 #include "perft.h"
 #include "util.h"
 
@@ -25,7 +27,12 @@ const char USAGE_BENCH[] =
     "--no-mate3 the first row only.\n"
     "usage: tsumegen bench solve [--count N] [--threads N]\n"
     "solve: the exact solver on the first N (default 1000) ShogiBoardQ problems of each set\n"
-    "(data/third_party/shogiboardq), one thread and all threads, without and with the flaw analysis.\n";
+    "(data/third_party/shogiboardq), one thread and all threads, without and with the flaw analysis.\n"
+    "usage: tsumegen bench confirm [--count N] [--nodes N]\n"
+    "confirm: the composer's unbounded 余詰 confirmation (\"any mate at all?\", plain rule) on\n"
+    "the first N (default 60) of data/composer/hard_alternatives.txt, one thread, --nodes\n"
+    "per search (default 2,000,000), with epsilon 1/4 (what the composer runs) and 1 (what\n"
+    "it ran before): settled, nodes, seconds and the ratios.\n";
 
 static const struct { const char *name, *sfen; int depth; } PERFT_BENCH[] = {
     {"startpos", SFEN_STARTPOS, 5},
@@ -54,8 +61,75 @@ static int bench_perft(int repeat) {
     return EXIT_OK;
 }
 
+#define HARD_ALTERNATIVES "data/composer/hard_alternatives.txt"
+
+/* One pass of bench confirm over the positions (after their alternative check). */
+static void confirm_pass(DfCtx *c, const Position *pos, int n, uint64_t nodes, int eps_div, double *secs,
+                         uint64_t *total) {
+    int nomate = 0, mate = 0, unknown = 0;
+    *total = 0;
+    double t0 = util_now();
+    for (int i = 0; i < n; i++) {
+        Position p = pos[i];
+        df_begin(c, p.side ^ 1, nodes, 0);
+        df_set_no_rep(c, 0);
+        df_set_epsilon(c, eps_div);
+        DfResult r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
+        nomate += r.result == DF_DISPROVEN;
+        mate += r.result == DF_PROVEN;
+        unknown += r.result == DF_UNKNOWN;
+        *total += df_nodes(c);
+    }
+    *secs = util_now() - t0;
+    df_set_epsilon(c, DF_EPSILON_DIV);
+    printf("epsilon 1/%d  n=%3d  no mate %3d  mate %3d  unknown %3d  nodes %11llu  %7.2f s\n", eps_div, n, nomate,
+           mate, unknown, (unsigned long long)*total, *secs);
+    fflush(stdout);
+}
+
+static int bench_confirm(int count, uint64_t nodes) {
+    FILE *f = fopen(HARD_ALTERNATIVES, "r");
+    if (!f) return cli_error("bench", "cannot open %s (run from the repository root)", HARD_ALTERNATIVES);
+    Position *pos = malloc(sizeof *pos * (size_t)count);
+    DfCtx *c = df_new(32);
+    if (!pos || !c) { fclose(f); free(pos); if (c) df_free(c); return cli_error("bench", "out of memory"); }
+    char buf[4096], err[ERR_MAX];
+    int n = 0, line = 0, bad = 0;
+    while (n < count && cli_read_line(f, buf, sizeof buf)) {
+        line++;
+        char *s = buf;
+        while (*s == ' ') s++;
+        if (!*s || *s == '#') continue;
+        char *mv = strstr(s, " moves ");
+        if (mv) { *mv = 0; mv += 7; }
+        int played = 0;
+        if (!sfen_parse(s, &pos[n], 0, err, sizeof err) && !sfen_play_moves(&pos[n], mv, NULL, 0, &played, err, sizeof err) &&
+            played != 1)
+            snprintf(err, sizeof err, "expected one move (the alternative check), got %d", played);
+        if (played != 1) {
+            bad = cli_error("bench", "%s line %d: %s", HARD_ALTERNATIVES, line, err);
+            break;
+        }
+        n++;
+    }
+    fclose(f);
+    if (!bad) {
+        printf("bench confirm: first %d of %s, unbounded plain df-pn, --hash 32, %llu nodes each, one thread\n", n,
+               HARD_ALTERNATIVES, (unsigned long long)nodes);
+        double s4, s1;
+        uint64_t n4, n1;
+        confirm_pass(c, pos, n, nodes, DF_EPSILON_DIV, &s4, &n4);
+        confirm_pass(c, pos, n, nodes, 1, &s1, &n1);
+        printf("ratio epsilon 1/%d : 1  nodes %.2f  time %.2f\n", DF_EPSILON_DIV, n1 ? (double)n4 / n1 : 0, s1 > 0 ? s4 / s1 : 0);
+    }
+    df_free(c);
+    free(pos);
+    return bad ? EXIT_USAGE : EXIT_OK;
+}
+
 int cmd_bench(int argc, char **argv) {
-    int repeat = 3, count = 1000, threads = 0;
+    int repeat = 3, count = -1, threads = 0;
+    unsigned long long nodes = 2000000;
     const char *what = "perft";
     if (argc > 1 && !strcmp(argv[1], "screen")) return bench_screen(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
@@ -64,12 +138,15 @@ int cmd_bench(int argc, char **argv) {
                 return cli_error("bench", "--repeat must be 1..100");
         } else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
             if (sscanf(argv[++i], "%d", &count) != 1 || count < 1) return cli_error("bench", "--count must be >= 1");
+        } else if (!strcmp(argv[i], "--nodes") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%llu", &nodes) != 1 || nodes < 1) return cli_error("bench", "--nodes must be >= 1");
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             if (sscanf(argv[++i], "%d", &threads) != 1 || threads < 1) return cli_error("bench", "--threads must be >= 1");
         } else if (argv[i][0] != '-') what = argv[i];
         else return cli_error("bench", "unknown option '%s'", argv[i]);
     }
     if (!strcmp(what, "perft")) return bench_perft(repeat);
-    if (!strcmp(what, "solve")) return bench_solve(count, threads);
-    return cli_error("bench", "unknown benchmark '%s' (available: perft, solve)", what);
+    if (!strcmp(what, "solve")) return bench_solve(count > 0 ? count : 1000, threads);
+    if (!strcmp(what, "confirm")) return bench_confirm(count > 0 ? count : 60, nodes);
+    return cli_error("bench", "unknown benchmark '%s' (available: perft, screen, solve, confirm)", what);
 }

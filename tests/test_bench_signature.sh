@@ -15,5 +15,10 @@ else echo "FAIL perft CLI last line: $last"; fail=$((fail+1)); fi
 div=$("$BIN/tsumegen" perft 2 --divide | head -n -1 | awk '{s+=$2} END {print NR, s}')
 if [ "$div" = "30 900" ]; then echo "ok   perft --divide sums"; pass=$((pass+1));
 else echo "FAIL perft --divide: $div"; fail=$((fail+1)); fi
+# bench confirm: both rows, each settling or giving up on every position it read
+conf=$("$BIN/tsumegen" bench confirm --count 3 --nodes 3000 2>&1); rc=$?
+rows=$(echo "$conf" | awk '/^epsilon/ && $3 == "n=" && $4 == 3 && $7 + $9 + $11 == 3' | wc -l)
+if [ $rc -eq 0 ] && [ "$rows" = 2 ] && echo "$conf" | grep -q '^ratio epsilon'; then echo "ok   bench confirm rows"; pass=$((pass+1));
+else echo "FAIL bench confirm (rc $rc): $conf"; fail=$((fail+1)); fi
 echo "bench-signature: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
