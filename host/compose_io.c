@@ -351,9 +351,18 @@ void write_undecided(Run *r, const Child *c) {
     keys_add(&r->undecided_keys, key);
     sfen_format(&c->pos, sfen, sizeof sfen);
     const Verdict *v = c->v;
-    fprintf(r->undecided, "{\"sfen\":\"%s\",\"length_lb\":%d,\"length_ub\":%d,\"length_exact\":%s,"
-                          "\"nodes\":%llu,\"generation\":%d,\"seed\":%llu}\n",
-            sfen, v->length, v->length_ub, v->length_exact ? "true" : "false", (unsigned long long)c->node_limit,
+    fprintf(r->undecided, "{\"sfen\":\"%s\",\"length_lb\":%d,\"length_ub\":%d,\"length_exact\":%s,",
+            sfen, v->length, v->length_ub, v->length_exact ? "true" : "false");
+    if (v->length_exact && v->pv_len == v->length) {  /* the main line is known: what a 余詰 test left open */
+        char mv[8];
+        fputs("\"pv\":[", r->undecided);
+        for (int i = 0; i < v->pv_len; i++) {
+            move_format(v->pv[i], mv);
+            fprintf(r->undecided, "%s\"%s\"", i ? "," : "", mv);
+        }
+        fputs("],", r->undecided);
+    }
+    fprintf(r->undecided, "\"nodes\":%llu,\"generation\":%d,\"seed\":%llu}\n", (unsigned long long)c->node_limit,
             r->generation, (unsigned long long)r->o->seed);
     fflush(r->undecided);
 }

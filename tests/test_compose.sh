@@ -82,6 +82,30 @@ good = len(u) <= sum(r["undecided"] + r["repair_undecided"] + r["extend_undecide
 if not good: print("undecided.jsonl:", u[:3])
 sys.exit(0 if good else 1)
 PY
+# An undecided mate whose length is exact (a 余詰 test was left open) carries its main
+# line; replayed on cshogi: legal, every attacker move a check, and at the end the
+# defender has no move but drops (interpositions the futile rule discounts) or none.
+# (This seed's run leaves two such lines.)
+"$BIN/tsumegen" compose ga ${args/--seed 2/--seed 4} --gens 3 --out "$d/pv" > /dev/null 2>&1
+python3 - "$d/pv/undecided.jsonl" <<'PY' && ok "undecided.jsonl: an exact length's main line, replayed on cshogi" || bad "undecided.jsonl main lines"
+import json, sys, cshogi
+rows = [json.loads(l) for l in open(sys.argv[1])]
+lines = [r for r in rows if "pv" in r]
+good = len(lines) >= 1 and all(r["length_exact"] for r in lines)
+for r in lines:
+    b = cshogi.Board(r["sfen"])
+    ok = len(r["pv"]) == r["length_lb"] == r["length_ub"]
+    for i, m in enumerate(r["pv"]):
+        mv = b.move_from_usi(m) if ok else 0
+        ok = ok and mv != 0 and b.is_legal(mv)
+        if not ok: break
+        b.push(mv)
+        ok = b.is_check() if i % 2 == 0 else True
+    ok = ok and all(cshogi.move_is_drop(x) for x in b.legal_moves)
+    if not ok: print("bad main line:", r)
+    good = good and ok
+sys.exit(0 if good else 1)
+PY
 # the default device (pocl/GPU if present, else the OpenMP path) screens bit for bit
 # like OpenMP, so the same problems come out
 (unset TSUMEGEN_DEVICE; ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} TSUMEGEN_CACHE_DIR="$d/cache" \
