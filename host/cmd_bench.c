@@ -100,8 +100,7 @@ static int bench_confirm(int count, uint64_t nodes) {
         char *s = buf;
         while (*s == ' ') s++;
         if (!*s || *s == '#') continue;
-        char *mv = strstr(s, " moves ");
-        if (mv) { *mv = 0; mv += 7; }
+        char *mv = cli_split_moves(s);
         int played = 0;
         if (!sfen_parse(s, &pos[n], 0, err, sizeof err) && !sfen_play_moves(&pos[n], mv, NULL, 0, &played, err, sizeof err) &&
             played != 1)

@@ -53,17 +53,25 @@ void archive_add(Run *r, const Genome *g) {
 
 static const char *const ORIGIN_NAME[] = {"ga", "repair", "extend"};
 
-/* Writes one perfect problem (already reduced) as a JSON line and a KIF file. */
-void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
-    char sfen[SFEN_MAX], path[4096], mv[8];
-    sfen_format(pos, sfen, sizeof sfen);
-    r->written++;
-    fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,\"pv\":[", sfen, v->length);
+/* `"pv":["7g7f",...],` : a verdict's main line as a JSON field. */
+static void write_pv(FILE *f, const Verdict *v) {
+    char mv[8];
+    fputs("\"pv\":[", f);
     for (int i = 0; i < v->pv_len; i++) {
         move_format(v->pv[i], mv);
-        fprintf(r->problems, "%s\"%s\"", i ? "," : "", mv);
+        fprintf(f, "%s\"%s\"", i ? "," : "", mv);
     }
-    fprintf(r->problems, "],\"generation\":%d,\"seed\":%llu,\"sacrifices\":%d,\"origin\":\"%s\",%s\"id\":%d}\n",
+    fputs("],", f);
+}
+
+/* Writes one perfect problem (already reduced) as a JSON line and a KIF file. */
+void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
+    char sfen[SFEN_MAX], path[4096];
+    sfen_format(pos, sfen, sizeof sfen);
+    r->written++;
+    fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,", sfen, v->length);
+    write_pv(r->problems, v);
+    fprintf(r->problems, "\"generation\":%d,\"seed\":%llu,\"sacrifices\":%d,\"origin\":\"%s\",%s\"id\":%d}\n",
             r->generation, (unsigned long long)r->o->seed, compose_sacrifices(pos, v->pv, v->pv_len), ORIGIN_NAME[origin],
             r->o->proof ? "\"verified\":true," : "", r->written);
     fflush(r->problems);
@@ -353,15 +361,8 @@ void write_undecided(Run *r, const Child *c) {
     const Verdict *v = c->v;
     fprintf(r->undecided, "{\"sfen\":\"%s\",\"length_lb\":%d,\"length_ub\":%d,\"length_exact\":%s,",
             sfen, v->length, v->length_ub, v->length_exact ? "true" : "false");
-    if (v->length_exact && v->pv_len == v->length) {  /* the main line is known: what a 余詰 test left open */
-        char mv[8];
-        fputs("\"pv\":[", r->undecided);
-        for (int i = 0; i < v->pv_len; i++) {
-            move_format(v->pv[i], mv);
-            fprintf(r->undecided, "%s\"%s\"", i ? "," : "", mv);
-        }
-        fputs("],", r->undecided);
-    }
+    if (v->length_exact && v->pv_len == v->length) /* the main line is known: a 余詰 test was left open */
+        write_pv(r->undecided, v);
     fprintf(r->undecided, "\"nodes\":%llu,\"generation\":%d,\"seed\":%llu}\n", (unsigned long long)c->node_limit,
             r->generation, (unsigned long long)r->o->seed);
     fflush(r->undecided);
