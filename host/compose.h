@@ -22,6 +22,9 @@ typedef struct {
     int length_ub;     /* length of the mate found (an upper bound) */
     int cook_ply;      /* a 余詰 found: main-line moves played before the alternative (-1: none) */
     Move cook_move;    /* ... and the alternative attacker move */
+    /* length_exact: the main line (when the search got that far); else the mate
+     * found, as solve's "mate_line" (not a proof of its length: it can be shorter
+     * than length_ub), or none */
     int pv_len;
     Move pv[VERDICT_PV_MAX];
     uint64_t nodes;

@@ -53,10 +53,10 @@ void archive_add(Run *r, const Genome *g) {
 
 static const char *const ORIGIN_NAME[] = {"ga", "repair", "extend"};
 
-/* `"pv":["7g7f",...],` : a verdict's main line as a JSON field. */
-static void write_pv(FILE *f, const Verdict *v) {
+/* `"NAME":["7g7f",...],` : a verdict's line (pv) as a JSON field. */
+static void write_pv(FILE *f, const char *name, const Verdict *v) {
     char mv[8];
-    fputs("\"pv\":[", f);
+    fprintf(f, "\"%s\":[", name);
     for (int i = 0; i < v->pv_len; i++) {
         move_format(v->pv[i], mv);
         fprintf(f, "%s\"%s\"", i ? "," : "", mv);
@@ -70,7 +70,7 @@ void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
     sfen_format(pos, sfen, sizeof sfen);
     r->written++;
     fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,", sfen, v->length);
-    write_pv(r->problems, v);
+    write_pv(r->problems, "pv", v);
     fprintf(r->problems, "\"generation\":%d,\"seed\":%llu,\"sacrifices\":%d,\"origin\":\"%s\",%s\"id\":%d}\n",
             r->generation, (unsigned long long)r->o->seed, compose_sacrifices(pos, v->pv, v->pv_len), ORIGIN_NAME[origin],
             r->o->proof ? "\"verified\":true," : "", r->written);
@@ -362,7 +362,9 @@ void write_undecided(Run *r, const Child *c) {
     fprintf(r->undecided, "{\"sfen\":\"%s\",\"length_lb\":%d,\"length_ub\":%d,\"length_exact\":%s,",
             sfen, v->length, v->length_ub, v->length_exact ? "true" : "false");
     if (v->length_exact && v->pv_len == v->length) /* the main line is known: a 余詰 test was left open */
-        write_pv(r->undecided, v);
+        write_pv(r->undecided, "pv", v);
+    else if (!v->length_exact && v->pv_len > 0)  /* a mate found, the shortest not proved */
+        write_pv(r->undecided, "mate_line", v);
     fprintf(r->undecided, "\"nodes\":%llu,\"generation\":%d,\"seed\":%llu}\n", (unsigned long long)c->node_limit,
             r->generation, (unsigned long long)r->o->seed);
     fflush(r->undecided);

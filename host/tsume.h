@@ -74,7 +74,8 @@ typedef struct {
     int trace;            /* stderr: the exact-length search's steps (exact_length.c) */
     int found_line;       /* when a limit leaves the length an upper bound: the line of the mate
                              found (a->line), its lost proofs searched again with at most a
-                             sixteenth of the problem's nodes (solve; not the composers) */
+                             sixteenth of the problem's nodes (solve, and the composers
+                             for undecided.jsonl) */
 } TsOptions;
 enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 

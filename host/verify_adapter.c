@@ -25,6 +25,7 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     /* bottom up only: its lower bound is the GA's length for an undecided board, and
      * the Table 2 runs were measured with it (the walk is not measured in the GA) */
     o.length_search = TS_LEN_UP;
+    o.found_line = 1;  /* an undecided mate's line for undecided.jsonl (costs only when not exact) */
     ts_solve(thread_ctx, pos, &o, a);
     memset(out, 0, offsetof(Verdict, pv));
     out->result = a->result == TS_MATE ? VERDICT_MATE : a->result == TS_NOMATE ? VERDICT_NOMATE : VERDICT_UNKNOWN;
@@ -34,8 +35,10 @@ int verify_for_compose(const Position *pos, uint64_t node_limit, Verdict *out) {
     out->length_exact = a->exact_length;
     out->length_ub = a->length;
     out->perfect = a->result == TS_MATE && a->perfect && a->complete && a->exact_length;
-    out->pv_len = a->npv < VERDICT_PV_MAX ? a->npv : VERDICT_PV_MAX;
-    memcpy(out->pv, a->pv, sizeof(Move) * (size_t)out->pv_len);
+    const Move *line = a->exact_length ? a->pv : a->line;
+    int n = a->exact_length ? a->npv : a->nline;
+    out->pv_len = n < VERDICT_PV_MAX ? n : VERDICT_PV_MAX;
+    memcpy(out->pv, line, sizeof(Move) * (size_t)out->pv_len);
     out->cook_ply = a->nyozume > 0 ? a->yozume[0].ply - 1 : -1;
     out->cook_move = a->nyozume > 0 ? a->yozume[0].move : 0;
     out->nodes = a->nodes;

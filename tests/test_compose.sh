@@ -83,26 +83,34 @@ if not good: print("undecided.jsonl:", u[:3])
 sys.exit(0 if good else 1)
 PY
 # An undecided mate whose length is exact (a 余詰 test was left open) carries its main
-# line; replayed on cshogi: legal, every attacker move a check, and at the end the
-# defender has no move but drops (interpositions the futile rule discounts) or none.
-# (This seed's run leaves two such lines.)
-"$BIN/tsumegen" compose ga ${args/--seed 2/--seed 4} --gens 3 --out "$d/pv" > /dev/null 2>&1
-python3 - "$d/pv/undecided.jsonl" <<'PY' && ok "undecided.jsonl: an exact length's main line, replayed on cshogi" || bad "undecided.jsonl main lines"
+# line ("pv"); one whose length is not carries the mate found ("mate_line", as solve's).
+# Replayed on cshogi: legal, every attacker move a check; a main line ends where the
+# defender has no move but drops (interpositions the futile rule discounts) or none,
+# a mate line (a plain-rule mate) in checkmate.  (This seed's run leaves one of each.)
+"$BIN/tsumegen" compose ga ${args/--seed 2/--seed 5} --out "$d/pv" > /dev/null 2>&1
+python3 - "$d/pv/undecided.jsonl" <<'PY' && ok "undecided.jsonl: main lines and mate lines, replayed on cshogi" || bad "undecided.jsonl lines"
 import json, sys, cshogi
 rows = [json.loads(l) for l in open(sys.argv[1])]
-lines = [r for r in rows if "pv" in r]
-good = len(lines) >= 1 and all(r["length_exact"] for r in lines)
-for r in lines:
-    b = cshogi.Board(r["sfen"])
-    ok = len(r["pv"]) == r["length_lb"] == r["length_ub"]
-    for i, m in enumerate(r["pv"]):
-        mv = b.move_from_usi(m) if ok else 0
-        ok = ok and mv != 0 and b.is_legal(mv)
-        if not ok: break
+pvs = [r for r in rows if "pv" in r]
+mls = [r for r in rows if "mate_line" in r]
+good = len(pvs) >= 1 and len(mls) >= 1 and all(r["length_exact"] for r in pvs) and not any(r["length_exact"] for r in mls)
+def replay(sfen, line):
+    b = cshogi.Board(sfen)
+    for i, m in enumerate(line):
+        mv = b.move_from_usi(m)
+        if mv == 0 or not b.is_legal(mv): return None
         b.push(mv)
-        ok = b.is_check() if i % 2 == 0 else True
-    ok = ok and all(cshogi.move_is_drop(x) for x in b.legal_moves)
+        if i % 2 == 0 and not b.is_check(): return None
+    return b
+for r in pvs:
+    b = replay(r["sfen"], r["pv"]) if len(r["pv"]) == r["length_lb"] == r["length_ub"] else None
+    ok = b is not None and all(cshogi.move_is_drop(x) for x in b.legal_moves)
     if not ok: print("bad main line:", r)
+    good = good and ok
+for r in mls:
+    b = replay(r["sfen"], r["mate_line"]) if len(r["mate_line"]) % 2 == 1 and len(r["mate_line"]) <= r["length_ub"] else None
+    ok = b is not None and b.is_check() and len(list(b.legal_moves)) == 0
+    if not ok: print("bad mate line:", r)
     good = good and ok
 sys.exit(0 if good else 1)
 PY
