@@ -90,25 +90,19 @@ PY
 "$BIN/tsumegen" compose ga ${args/--seed 2/--seed 5} --out "$d/pv" > /dev/null 2>&1
 python3 - "$d/pv/undecided.jsonl" <<'PY' && ok "undecided.jsonl: main lines and mate lines, replayed on cshogi" || bad "undecided.jsonl lines"
 import json, sys, cshogi
+sys.path.insert(0, "tests")
+from cshogi_lines import play_checks
 rows = [json.loads(l) for l in open(sys.argv[1])]
 pvs = [r for r in rows if "pv" in r]
 mls = [r for r in rows if "mate_line" in r]
 good = len(pvs) >= 1 and len(mls) >= 1 and all(r["length_exact"] for r in pvs) and not any(r["length_exact"] for r in mls)
-def replay(sfen, line):
-    b = cshogi.Board(sfen)
-    for i, m in enumerate(line):
-        mv = b.move_from_usi(m)
-        if mv == 0 or not b.is_legal(mv): return None
-        b.push(mv)
-        if i % 2 == 0 and not b.is_check(): return None
-    return b
 for r in pvs:
-    b = replay(r["sfen"], r["pv"]) if len(r["pv"]) == r["length_lb"] == r["length_ub"] else None
+    b = play_checks(r["sfen"], r["pv"])[0] if len(r["pv"]) == r["length_lb"] == r["length_ub"] else None
     ok = b is not None and all(cshogi.move_is_drop(x) for x in b.legal_moves)
     if not ok: print("bad main line:", r)
     good = good and ok
 for r in mls:
-    b = replay(r["sfen"], r["mate_line"]) if len(r["mate_line"]) % 2 == 1 and len(r["mate_line"]) <= r["length_ub"] else None
+    b = play_checks(r["sfen"], r["mate_line"])[0] if len(r["mate_line"]) % 2 == 1 and len(r["mate_line"]) <= r["length_ub"] else None
     ok = b is not None and b.is_check() and len(list(b.legal_moves)) == 0
     if not ok: print("bad mate line:", r)
     good = good and ok

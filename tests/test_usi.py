@@ -30,6 +30,7 @@ import threading
 import time
 
 import cshogi
+from cshogi_lines import play_checks
 from data_rows import record_sfen
 from sfen_grid import board_rows, board_text
 from tally import check, summary
@@ -111,14 +112,9 @@ def replay_mates(sfen, moves):
     """cshogi: every move legal, the attacker's moves give check, and at the end the king
     is in check and every legal reply is a drop between (futile under TSUME_RULES: the
     solver's judgement, which cshogi cannot make), usually none at all."""
-    b = cshogi.Board(sfen)
-    for i, m in enumerate(moves):
-        mv = b.move_from_usi(m)
-        if not mv or not b.is_legal(mv):
-            return "move %d (%s) illegal" % (i + 1, m)
-        b.push(mv)
-        if i % 2 == 0 and not b.is_check():
-            return "move %d (%s) is no check" % (i + 1, m)
+    b, why = play_checks(sfen, moves)
+    if why:
+        return why
     if not b.is_check() or any(not cshogi.move_is_drop(m) for m in b.legal_moves):
         return "no mate at the end"
     return None

@@ -1,0 +1,17 @@
+"""A tsume line replayed on cshogi (an implementation that shares no code with
+tsumegen), for the test scripts that check the lines tsumegen prints."""
+import cshogi
+
+
+def play_checks(sfen, moves):
+    """(board after the moves, None), or (None, why not): every move legal and every
+    attacker move (the even plies) a check.  The caller judges the end position."""
+    b = cshogi.Board(sfen)
+    for i, m in enumerate(moves):
+        mv = b.move_from_usi(m)
+        if not mv or not b.is_legal(mv):
+            return None, "move %d (%s) illegal" % (i + 1, m)
+        b.push(mv)
+        if i % 2 == 0 and not b.is_check():
+            return None, "move %d (%s) is no check" % (i + 1, m)
+    return b, None
