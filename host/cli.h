@@ -41,7 +41,18 @@ extern const char USAGE_USI[];
 extern const char USAGE_SOLVE[];
 int cmd_compose(int argc, char **argv);
 extern const char USAGE_COMPOSE[];
-int bench_solve(int count, int threads);  /* cmd_solve.c: `tsumegen bench solve` */
+int bench_solve(int count, int threads, const char *peer);  /* cmd_solve.c: `tsumegen bench solve` */
+/* A peer solver's sums over one run (bench solve --peer). */
+typedef struct {
+    int lines, mate, nomate, unknown;
+    unsigned long long nodes;
+    double ms;      /* the sum of its own "ms" fields (its search time as it reports it) */
+    double wall_s;  /* the whole run, start-up included */
+} PeerTotals;
+/* Runs the shell command cmd with the n lines on its stdin and sums the JSON lines it
+ * prints ("result", "nodes", "ms" each).  0 when it exits 0 with one answer per line;
+ * else -1 and a message in err. */
+int bench_peer_run(const char *cmd, char *const *lines, int n, PeerTotals *t, char *err, size_t errlen);
 extern const char USAGE_PERFT[], USAGE_MOVES[], USAGE_MATE1[], USAGE_KIF[], USAGE_SFEN[], USAGE_BENCH[];
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "cli.h"
 #include "dfpn.h"
 #include "perft.h"
@@ -25,9 +26,13 @@ const char USAGE_BENCH[] =
     "the same stream), one and two passes, digests and kept indices, checked\n"
     "against the CPU; --gen-only skips the upload rows, --local-sweep adds work-group sizes,\n"
     "--no-mate3 the first row only.\n"
-    "usage: tsumegen bench solve [--count N] [--threads N]\n"
+    "usage: tsumegen bench solve [--count N] [--threads N] [--peer CMD]\n"
     "solve: the exact solver on the first N (default 1000) ShogiBoardQ problems of each set\n"
     "(data/third_party/shogiboardq), one thread and all threads, without and with the flaw analysis.\n"
+    "--peer CMD: also runs the shell command CMD on the same problems (their lines on its stdin;\n"
+    "it prints one JSON line each with \"result\", \"nodes\" and \"ms\", as\n"
+    "benchmarks/peers/osl_dfpn does) and prints its row and the one-thread ratios\n"
+    "exact/peer and full/peer of the search times each reports (benchmarks/peer_solve.sh).\n"
     "usage: tsumegen bench confirm [--count N] [--nodes N]\n"
     "confirm: the composer's unbounded 余詰 confirmation (\"any mate at all?\", plain rule) on\n"
     "the first N (default 60) of data/composer/hard_alternatives.txt, one thread, --nodes\n"
@@ -126,10 +131,81 @@ static int bench_confirm(int count, uint64_t nodes) {
     return bad ? EXIT_USAGE : EXIT_OK;
 }
 
+/* The text after `"name":` in a JSON line (NULL if absent). */
+static const char *json_field(const char *line, const char *name) {
+    char pat[32];
+    snprintf(pat, sizeof pat, "\"%s\":", name);
+    const char *p = strstr(line, pat);
+    return p ? p + strlen(pat) : NULL;
+}
+
+int bench_peer_run(const char *cmd, char *const *lines, int n, PeerTotals *t, char *err, size_t errlen) {
+    memset(t, 0, sizeof *t);
+    char path[] = "/tmp/tsumegen-peer-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *in = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!in) {
+        snprintf(err, errlen, "cannot write a temporary file for the peer's input");
+        if (fd >= 0) { close(fd); unlink(path); }
+        return -1;
+    }
+    for (int i = 0; i < n; i++) fprintf(in, "%s\n", lines[i]);
+    int werr = ferror(in);
+    if (fclose(in) || werr) {
+        unlink(path);
+        snprintf(err, errlen, "cannot write the peer's input to %s", path);
+        return -1;
+    }
+    size_t clen = strlen(cmd) + sizeof path + 8;
+    char *full = malloc(clen);
+    if (!full) { unlink(path); snprintf(err, errlen, "out of memory"); return -1; }
+    snprintf(full, clen, "%s < %s", cmd, path);
+    fflush(stdout);
+    double t0 = df_now();
+    FILE *out = popen(full, "r");
+    free(full);
+    if (!out) { unlink(path); snprintf(err, errlen, "cannot start the peer '%s'", cmd); return -1; }
+    char *line = NULL;
+    size_t cap = 0;
+    int bad_line = 0;
+    while (getline(&line, &cap, out) >= 0) {
+        const char *r = json_field(line, "result"), *nd = json_field(line, "nodes"), *ms = json_field(line, "ms");
+        if (!r || !nd || !ms) {
+            if (!bad_line) bad_line = t->lines + 1;
+            t->lines++;
+            continue;
+        }
+        t->lines++;
+        t->mate += !strncmp(r, "\"mate\"", 6);
+        t->nomate += !strncmp(r, "\"nomate\"", 8);
+        t->unknown += !strncmp(r, "\"unknown\"", 9);
+        t->nodes += strtoull(nd, NULL, 10);
+        t->ms += strtod(ms, NULL);
+    }
+    free(line);
+    int status = pclose(out);
+    t->wall_s = df_now() - t0;
+    unlink(path);
+    if (status != 0) {
+        snprintf(err, errlen, "the peer '%s' failed (exit status %d; a shell's 127: not found)", cmd,
+                 status > 0 && (status & 0x7f) == 0 ? (status >> 8) & 0xff : status);
+        return -1;
+    }
+    if (bad_line) {
+        snprintf(err, errlen, "the peer '%s': its answer %d lacks \"result\", \"nodes\" or \"ms\"", cmd, bad_line);
+        return -1;
+    }
+    if (t->lines != n) {
+        snprintf(err, errlen, "the peer '%s' printed %d answers for %d problems", cmd, t->lines, n);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_bench(int argc, char **argv) {
     int repeat = 3, count = -1, threads = 0;
     unsigned long long nodes = 2000000;
-    const char *what = "perft";
+    const char *what = "perft", *peer = NULL;
     if (argc > 1 && !strcmp(argv[1], "screen")) return bench_screen(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
@@ -141,11 +217,15 @@ int cmd_bench(int argc, char **argv) {
             if (sscanf(argv[++i], "%llu", &nodes) != 1 || nodes < 1) return cli_error("bench", "--nodes must be >= 1");
         } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
             if (sscanf(argv[++i], "%d", &threads) != 1 || threads < 1) return cli_error("bench", "--threads must be >= 1");
+        } else if (!strcmp(argv[i], "--peer") && i + 1 < argc) {
+            peer = argv[++i];
+            if (!*peer) return cli_error("bench", "--peer needs a command");
         } else if (argv[i][0] != '-') what = argv[i];
         else return cli_error("bench", "unknown option '%s'", argv[i]);
     }
+    if (peer && strcmp(what, "solve")) return cli_error("bench", "--peer is for bench solve");
     if (!strcmp(what, "perft")) return bench_perft(repeat);
-    if (!strcmp(what, "solve")) return bench_solve(count > 0 ? count : 1000, threads);
+    if (!strcmp(what, "solve")) return bench_solve(count > 0 ? count : 1000, threads, peer);
     if (!strcmp(what, "confirm")) return bench_confirm(count > 0 ? count : 60, nodes);
     return cli_error("bench", "unknown benchmark '%s' (available: perft, screen, solve, confirm)", what);
 }

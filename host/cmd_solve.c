@@ -679,7 +679,28 @@ static const char *const BENCH_SETS[] = {
 
 static double wall(void) { return df_now(); }
 
-int bench_solve(int count, int threads) {
+static void free_lines(char **lines, int n) {
+    for (int i = 0; i < n; i++) free(lines[i]);
+    free(lines);
+}
+
+/* bench solve --peer's row for one set: the peer's sums and the one-thread ratios. */
+static int peer_row(const char *peer, const char *name, char *const *lines, int n, double exact_ms, double full_ms) {
+    PeerTotals t;
+    char err[512];
+    if (bench_peer_run(peer, lines, n, &t, err, sizeof err) < 0) {
+        fprintf(stderr, "tsumegen bench: %s\n", err);
+        return -1;
+    }
+    printf("%-34s %-5s threads=1  n=%4d  %7.2f s wall  %6.2f ms/problem  nodes %10llu  mate %4d  nomate %d  unknown %d"
+           "  exact/peer %.2f  full/peer %.2f\n",
+           name, "peer", n, t.wall_s, t.ms / (n ? n : 1), t.nodes, t.mate, t.nomate, t.unknown,
+           t.ms > 0 ? exact_ms / t.ms : 0.0, t.ms > 0 ? full_ms / t.ms : 0.0);
+    fflush(stdout);
+    return 0;
+}
+
+int bench_solve(int count, int threads, const char *peer) {
     SolveOpts o;
     memset(&o, 0, sizeof o);
     o.hash_mb = 16;
@@ -697,9 +718,16 @@ int bench_solve(int count, int threads) {
         if (!f) { printf("%s: missing\n", BENCH_SETS[s]); continue; }
         char buf[16384];
         Job *jobs = NULL;
+        char **lines = calloc((size_t)count, sizeof *lines);  /* as read: the peer's input */
         int n = 0, cap = 0;
-        while (n < count && cli_read_line(f, buf, sizeof buf)) add_job(&jobs, &n, &cap, buf);
+        if (!lines) { fclose(f); return cli_error("bench", "out of memory"); }
+        while (n < count && cli_read_line(f, buf, sizeof buf)) {
+            char *copy = strdup(buf);
+            if (!copy || add_job(&jobs, &n, &cap, buf)) { free(copy); break; }
+            lines[n - 1] = copy;
+        }
         fclose(f);
+        double one_ms[2] = {0, 0};  /* one thread's search ms: exact, full */
         for (int i = 0; i < n; i++) prepare(&jobs[i], &o);
         const char *name = strrchr(BENCH_SETS[s], '/') + 1;
         for (int pass = 0; pass < 4; pass++) {
@@ -708,7 +736,7 @@ int bench_solve(int count, int threads) {
             if ((pass & 1) && all == 1) continue;
             for (int i = 0; i < n; i++) { free(jobs[i].json); jobs[i].json = NULL; jobs[i].done = 0; }
             double t0 = wall();
-            if (run_jobs(jobs, n, &o, NULL, 0) < 0) { free_jobs(jobs, n); return EXIT_USAGE; }
+            if (run_jobs(jobs, n, &o, NULL, 0) < 0) { free_jobs(jobs, n); free_lines(lines, n); return EXIT_USAGE; }
             double t = wall() - t0;
             uint64_t nodes = 0;
             int mate = 0, exact = 0, perfect = 0;
@@ -725,8 +753,12 @@ int bench_solve(int count, int threads) {
                    name, o.flaws ? "full" : "exact", o.threads, n, t, search_ms / (n ? n : 1), (unsigned long long)nodes,
                    mate, exact, perfect);
             fflush(stdout);
+            if (o.threads == 1) one_ms[o.flaws] = search_ms;
         }
         free_jobs(jobs, n);
+        int peer_failed = peer && peer_row(peer, name, lines, n, one_ms[0], one_ms[1]) < 0;
+        free_lines(lines, n);
+        if (peer_failed) return EXIT_USAGE;
     }
     return EXIT_OK;
 }

@@ -64,12 +64,33 @@ fi
 # the peer comparison needs OpenShogiLib; without it the script names the packages
 if [ -f /usr/include/osl/checkmate/dfpn.h ]; then
     out=$(bash benchmarks/peer_solve.sh 3 2>&1); rc=$?
-    expect "peer_solve.sh" $rc "$out" '^3-ply +\| ' '^13-ply +\| '
+    expect "peer_solve.sh" $rc "$out" '^tsume_3ply_1000_20261001.txt +peer +threads=1 +n= +3 .* mate +3 +nomate 0 +unknown 0 +exact/peer [0-9.]+ +full/peer [0-9.]+$' \
+        '^tsume_13ply_1000_20261001.txt +peer '
 else
     out=$(bash benchmarks/peer_solve.sh 3 2>&1); rc=$?
     if [ $rc -eq 2 ] && echo "$out" | grep -q "apt-get install libosl-dev"; then ok "peer_solve.sh: names libosl-dev when OpenShogiLib is missing"
     else bad "peer_solve.sh without OpenShogiLib (exit $rc): $out"; fi
 fi
+
+# bench solve --peer with a stand-in peer: its sums and ratios, and a peer that fails
+# or answers short is an error naming it (exit 2), not a row of wrong figures
+printf '%s\n' '#!/usr/bin/env bash' 'while IFS= read -r l; do echo "{\"result\":\"mate\",\"nodes\":7,\"ms\":0.5}"; done' > "$tmp/peer.sh"
+out=$("$TSUMEGEN" bench solve --count 3 --threads 1 --peer "bash $tmp/peer.sh" 2>&1); rc=$?
+expect "bench solve --peer" $rc "$out" \
+    '^tsume_3ply_1000_20261001.txt +peer +threads=1 +n= +3 .* 0.50 ms/problem +nodes +21 +mate +3 +nomate 0 +unknown 0 +exact/peer [0-9.]+ +full/peer [0-9.]+$' \
+    '^tsume_13ply_1000_20261001.txt +peer +threads=1 +n= +3 '
+printf '%s\n' 'read -r l; echo "{\"result\":\"mate\",\"nodes\":7,\"ms\":0.5}"' > "$tmp/short.sh"
+for bad in "bash $tmp/short.sh|printed 1 answers for 3 problems" "false|failed (exit status 1" \
+           "$tmp/no-such-peer|failed (exit status 127" "echo {}|lacks"; do
+    cmd=${bad%%|*}; msg=${bad#*|}
+    out=$("$TSUMEGEN" bench solve --count 3 --threads 1 --peer "$cmd" 2>&1); rc=$?
+    if [ $rc -eq 2 ] && echo "$out" | grep -qF "tsumegen bench: the peer '$cmd'" && echo "$out" | grep -qF "$msg" &&
+       ! echo "$out" | grep -q ' peer  threads'; then ok "bench solve --peer '$cmd': exit 2, names it"
+    else bad "bench solve --peer '$cmd' (exit $rc): $out"; fi
+done
+out=$("$TSUMEGEN" bench perft --peer x 2>&1); rc=$?
+if [ $rc -eq 2 ] && echo "$out" | grep -q "peer is for bench solve"; then ok "bench perft --peer refused"
+else bad "bench perft --peer (exit $rc): $out"; fi
 
 echo "bench-scripts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
