@@ -392,7 +392,12 @@ void prefetch_child(const DfCtx *c, const Position *pos, Move m, int mode) {
 void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, const Nd *r,
                      Move best, uint32_t work) {
     if (r->dn == 0 && (r->flags & DF_REP)) return;  /* path-dependent: never cached */
-    if (mode == DF_NODROP && r->dn == 0) {  /* a drop-free plain disproof: kept where all rules look */
+    /* A disproof whose tree refutes with no drop anywhere (no-drop rule, or futile
+     * rule without DF_DROPREF) is a plain one too, and holds for every smaller
+     * attacker hand: kept where all rules look, with hand superiority.  Under the
+     * futile rule it had stayed under its own key and exact hands; moved here,
+     * Zuko 21's "no mate within 15 / 17 / 19" took 0.71 / 0.70 / 0.75x the nodes. */
+    if (r->dn == 0 && (mode == DF_NODROP || (mode == DF_FUTILE && !c->nforbid && !(r->flags & DF_DROPREF)))) {
         mode = DF_PLAIN;
         key = node_key(pos, DF_PLAIN);
     }

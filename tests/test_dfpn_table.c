@@ -62,3 +62,27 @@ TEST(dfpn_vanished_piece_takes_strict_disproofs_only) {
     CHECK(df_probe(c, &corner, 3, DF_FUTILE).result == DF_UNKNOWN);
     c->vanished[PAWN] = 0;
 }
+
+/* A futile-rule disproof whose tree refutes with no drop is a plain one as well,
+ * and holds for any smaller attacker hand: the table keeps it where the plain rule
+ * looks (dfpn_table.c, tt_store).  The open board's "no mate within 3" needs no
+ * drop, so after a futile-rule search the plain rule has it, and so does the same
+ * board with the gold back in the defender's hand; the corner's needs the drop on
+ * 1b, so the plain rule must not see it. */
+#define OPEN_NO_GOLD "4k4/9/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1"
+TEST(dfpn_futile_disproof_without_drops_serves_plain) {
+    DfCtx *c = table();
+    Position corner = test_load(CORNER), open = test_load(OPEN), bare = test_load(OPEN_NO_GOLD);
+    df_begin(c, BLACK, 2000000, 0);
+    DfResult r = df_search(c, &open, 3, DF_FUTILE);
+    CHECK(r.result == DF_DISPROVEN && (r.flags & DF_DEPTH) && !(r.flags & (DF_REP | DF_DROPREF)));
+    CHECK(df_probe(c, &open, 3, DF_PLAIN).result == DF_DISPROVEN);
+    CHECK(df_probe(c, &bare, 3, DF_PLAIN).result == DF_DISPROVEN);
+    CHECK(df_probe(c, &bare, 3, DF_FUTILE).result == DF_DISPROVEN);
+    CHECK(df_probe(c, &open, 5, DF_PLAIN).result == DF_UNKNOWN);  /* (within 3 only) */
+    df_begin(c, BLACK, 2000000, 0);
+    r = df_search(c, &corner, 3, DF_FUTILE);
+    CHECK(r.result == DF_DISPROVEN && (r.flags & DF_DROPREF));
+    CHECK(df_probe(c, &corner, 3, DF_FUTILE).result == DF_DISPROVEN);
+    CHECK(df_probe(c, &corner, 3, DF_PLAIN).result == DF_UNKNOWN);
+}
