@@ -65,7 +65,7 @@ TEST(dfpn_vanished_piece_takes_strict_disproofs_only) {
 
 /* A futile-rule disproof whose tree refutes with no drop is a plain one as well,
  * and holds for any smaller attacker hand: the table keeps it where the plain rule
- * looks (dfpn_table.c, tt_store).  The open board's "no mate within 3" needs no
+ * looks as well (dfpn_table.c, tt_store).  The open board's "no mate within 3" needs no
  * drop, so after a futile-rule search the plain rule has it, and so does the same
  * board with the gold back in the defender's hand; the corner's needs the drop on
  * 1b, so the plain rule must not see it. */
