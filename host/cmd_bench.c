@@ -1,8 +1,10 @@
 /* cmd_bench.c - speed figures.  Timings are for benchmarks/RESULTS.md, never
  * asserted in tests; the node counts double as a signature that CI checks. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
 #include "dfpn.h"
@@ -141,11 +143,13 @@ static const char *json_field(const char *line, const char *name) {
 
 int bench_peer_run(const char *cmd, char *const *lines, int n, PeerTotals *t, char *err, size_t errlen) {
     memset(t, 0, sizeof *t);
-    char path[] = "/tmp/tsumegen-peer-XXXXXX";
+    const char *dir = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/tsumegen-peer-XXXXXX", dir && *dir ? dir : "/tmp");
     int fd = mkstemp(path);
     FILE *in = fd < 0 ? NULL : fdopen(fd, "w");
     if (!in) {
-        snprintf(err, errlen, "cannot write a temporary file for the peer's input");
+        snprintf(err, errlen, "cannot create the peer's input file %s: %s", path, strerror(errno));
         if (fd >= 0) { close(fd); unlink(path); }
         return -1;
     }
@@ -156,7 +160,7 @@ int bench_peer_run(const char *cmd, char *const *lines, int n, PeerTotals *t, ch
         snprintf(err, errlen, "cannot write the peer's input to %s", path);
         return -1;
     }
-    size_t clen = strlen(cmd) + sizeof path + 8;
+    size_t clen = strlen(cmd) + strlen(path) + 8;
     char *full = malloc(clen);
     if (!full) { unlink(path); snprintf(err, errlen, "out of memory"); return -1; }
     snprintf(full, clen, "%s < %s", cmd, path);
@@ -187,8 +191,9 @@ int bench_peer_run(const char *cmd, char *const *lines, int n, PeerTotals *t, ch
     t->wall_s = df_now() - t0;
     unlink(path);
     if (status != 0) {
-        snprintf(err, errlen, "the peer '%s' failed (exit status %d; a shell's 127: not found)", cmd,
-                 status > 0 && (status & 0x7f) == 0 ? (status >> 8) & 0xff : status);
+        if (status > 0 && WIFEXITED(status))
+            snprintf(err, errlen, "the peer '%s' failed (exit status %d; a shell's 127: not found)", cmd, WEXITSTATUS(status));
+        else snprintf(err, errlen, "the peer '%s' failed (wait status %d)", cmd, status);
         return -1;
     }
     if (bad_line) {
