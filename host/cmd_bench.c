@@ -133,12 +133,14 @@ static int bench_confirm(int count, uint64_t nodes) {
     return bad ? EXIT_USAGE : EXIT_OK;
 }
 
-/* The text after `"name":` in a JSON line (NULL if absent). */
+/* The value after `"name":` in a JSON line, spaces skipped (NULL if absent). */
 static const char *json_field(const char *line, const char *name) {
     char pat[32];
     snprintf(pat, sizeof pat, "\"%s\":", name);
     const char *p = strstr(line, pat);
-    return p ? p + strlen(pat) : NULL;
+    if (!p) return NULL;
+    for (p += strlen(pat); *p == ' '; p++) {}
+    return p;
 }
 
 int bench_peer_run(const char *cmd, char *const *lines, int n, PeerTotals *t, char *err, size_t errlen) {
@@ -174,12 +176,11 @@ int bench_peer_run(const char *cmd, char *const *lines, int n, PeerTotals *t, ch
     int bad_line = 0;
     while (getline(&line, &cap, out) >= 0) {
         const char *r = json_field(line, "result"), *nd = json_field(line, "nodes"), *ms = json_field(line, "ms");
+        t->lines++;
         if (!r || !nd || !ms) {
-            if (!bad_line) bad_line = t->lines + 1;
-            t->lines++;
+            if (!bad_line) bad_line = t->lines;
             continue;
         }
-        t->lines++;
         t->mate += !strncmp(r, "\"mate\"", 6);
         t->nomate += !strncmp(r, "\"nomate\"", 8);
         t->unknown += !strncmp(r, "\"unknown\"", 9);
