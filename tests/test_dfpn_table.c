@@ -86,3 +86,43 @@ TEST(dfpn_futile_disproof_without_drops_serves_plain) {
     CHECK(df_probe(c, &corner, 3, DF_FUTILE).result == DF_DISPROVEN);
     CHECK(df_probe(c, &corner, 3, DF_PLAIN).result == DF_UNKNOWN);
 }
+
+/* Likewise a futile-rule proof that left no drop out as futile (no DF_FEXCL) is a
+ * plain proof, and by superiority it holds for any larger attacker hand: the table
+ * copies it where the plain rule looks (tt_store).  G*1b mates the bare corner
+ * king outright, so after the futile-rule search the plain rule has it, also with
+ * one more pawn in the attacker's hand.  R9a mates the guarded corner only because
+ * every interposition on 2a-8a is futile; the plain rule lets the defender drop, so
+ * "mate within 1" must not reach it.  Nor does a proof found while a captured pawn
+ * is out of the game (a futility test): the plain entry's defender would hold it. */
+#define GOLD_DROP "8k/9/7G1/9/9/9/9/9/4K4 b G2r2b2g4s4n4l18p 1"
+#define GOLD_DROP_PAWN "8k/9/7G1/9/9/9/9/9/4K4 b GP2r2b2g4s4n4l17p 1"
+#define GUARDED "8k/RP4S2/7G1/9/9/9/9/9/4K4 b r2b3g3s4n4l17p 1"
+#define GUARDED_CHECKED "R7k/1P4S2/7G1/9/9/9/9/9/4K4 w r2b3g3s4n4l17p 1" /* after R9a */
+TEST(dfpn_futile_proof_without_exclusions_serves_plain) {
+    DfCtx *c = table();
+    Position gd = test_load(GOLD_DROP), gdp = test_load(GOLD_DROP_PAWN), guarded = test_load(GUARDED);
+    df_begin(c, BLACK, 2000000, 0);
+    DfResult r = df_search(c, &gd, 3, DF_FUTILE);
+    CHECK(r.result == DF_PROVEN && r.len == 1);
+    r = df_probe(c, &gdp, 3, DF_PLAIN);
+    CHECK(r.result == DF_PROVEN && r.len == 1);
+    CHECK(df_probe(c, &gdp, 3, DF_FUTILE).result == DF_PROVEN);
+    df_begin(c, BLACK, 2000000, 0);
+    r = df_search(c, &guarded, 1, DF_FUTILE);
+    CHECK(r.result == DF_PROVEN && r.len == 1);
+    CHECK(df_probe(c, &guarded, 1, DF_FUTILE).result == DF_PROVEN);
+    CHECK(df_probe(c, &guarded, 1, DF_PLAIN).result == DF_UNKNOWN);
+    CHECK(df_search(c, &guarded, 1, DF_PLAIN).result == DF_DISPROVEN);  /* (really none in 1) */
+    /* the flag survives the table: R9a's answer, proven first on its own, is read back */
+    Position checked = test_load(GUARDED_CHECKED);
+    df_begin(c, BLACK, 2000000, 0);
+    CHECK(df_search(c, &checked, 0, DF_FUTILE).result == DF_PROVEN);
+    CHECK(df_search(c, &guarded, 1, DF_FUTILE).result == DF_PROVEN);
+    CHECK(df_probe(c, &guarded, 1, DF_PLAIN).result == DF_UNKNOWN);
+    df_begin(c, BLACK, 2000000, 0);
+    c->vanished[PAWN] = 1;
+    CHECK(df_search(c, &gd, 3, DF_FUTILE).result == DF_PROVEN);
+    c->vanished[PAWN] = 0;
+    CHECK(df_probe(c, &gd, 3, DF_PLAIN).result == DF_UNKNOWN);
+}
