@@ -89,9 +89,9 @@ TEST(dfpn_futile_disproof_without_drops_serves_plain) {
 
 /* Likewise a futile-rule proof that left no drop out as futile (no DF_FEXCL) is a
  * plain proof, and by superiority it holds for any larger attacker hand: the table
- * copies it where the plain rule looks (tt_store).  G*1b mates the bare corner
- * king outright, so after the futile-rule search the plain rule has it, also with
- * one more pawn in the attacker's hand.  R9a mates the guarded corner only because
+ * copies it where the plain rule looks (tt_store).  G*1b, guarded by the gold on
+ * 2c, mates the corner king outright, so after the futile-rule search the plain
+ * rule has it, also with one more pawn in the attacker's hand.  R9a mates the guarded corner only because
  * every interposition on 2a-8a is futile; the plain rule lets the defender drop, so
  * "mate within 1" must not reach it.  Nor does a proof found while a captured pawn
  * is out of the game (a futility test): the plain entry's defender would hold it. */
