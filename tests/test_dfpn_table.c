@@ -91,10 +91,11 @@ TEST(dfpn_futile_disproof_without_drops_serves_plain) {
  * plain proof, and by superiority it holds for any larger attacker hand: the table
  * copies it where the plain rule looks (tt_store).  G*1b, guarded by the gold on
  * 2c, mates the corner king outright, so after the futile-rule search the plain
- * rule has it, also with one more pawn in the attacker's hand.  R9a mates the guarded corner only because
- * every interposition on 2a-8a is futile; the plain rule lets the defender drop, so
- * "mate within 1" must not reach it.  Nor does a proof found while a captured pawn
- * is out of the game (a futility test): the plain entry's defender would hold it. */
+ * rule has it, also with one more pawn in the attacker's hand.  R9a mates the
+ * guarded corner only because every interposition on 2a-8a is futile; the plain
+ * rule lets the defender drop, so "mate within 1" must not reach it.  Nor does a
+ * proof found while a captured pawn is out of the game (a futility test): the
+ * plain entry's defender would hold it. */
 #define GOLD_DROP "8k/9/7G1/9/9/9/9/9/4K4 b G2r2b2g4s4n4l18p 1"
 #define GOLD_DROP_PAWN "8k/9/7G1/9/9/9/9/9/4K4 b GP2r2b2g4s4n4l17p 1"
 #define GUARDED "8k/RP4S2/7G1/9/9/9/9/9/4K4 b r2b3g3s4n4l17p 1"
