@@ -462,11 +462,7 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     Probe p;
     if (rep_lookup(c, pos, mode, depth, out)) return;
     tt_probe(c, key, pos, mode, depth, &p);
-    if (p.status == DF_PROVEN) {
-        out->pn = 0; out->dn = INF; out->len = p.len; out->flags = p.flags;
-        memcpy(out->ph, p.ph, 8);
-        return;
-    }
+    if (p.status == DF_PROVEN) { out->pn = 0; out->dn = INF; out->len = p.len; memcpy(out->ph, p.ph, 8); return; }
     if (p.status == DF_DISPROVEN) {
         out->pn = INF; out->dn = 0; out->flags = p.flags;
         if (hands_generalise(c, mode)) memcpy(out->ph, p.ph, 8);
@@ -637,7 +633,6 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
             if (f->act[i] && f->pn[i] == 0 && 1 + f->len[i] == r.len) {
                 bm = f->ml.moves[i];
                 or_proof_hand(pos, bm, f->ph[i], r.ph);
-                r.flags = f->flg[i] & DF_FEXCL;  /* (the proof is this child's) */
                 break;
             }
     } else if (best >= 0) bm = f->ml.moves[best];
@@ -650,14 +645,10 @@ static void mid(DfCtx *c, Position *pos, int depth, int mode, uint64_t thpn, uin
     }
     if (!is_or && r.pn == 0) {  /* every counted defence is proven: the union of their hands */
         memset(r.ph, 0, 8);
-        r.flags = 0;
-        for (int i = 0; i < n; i++) {
-            /* a drop left out (futile) or a proof below that left one out */
-            r.flags |= f->act[i] == 1 ? f->flg[i] & DF_FEXCL : DF_FEXCL;
+        for (int i = 0; i < n; i++)
             if (f->act[i] == 1)
                 for (int k = PAWN; k <= GOLD; k++)
                     if (f->ph[i][k] > r.ph[k]) r.ph[k] = f->ph[i][k];
-        }
         if (mode != DF_NODROP) interpose_correction(c, pos, r.ph);
     }
     uint64_t w = c->nodes - start_nodes + 1;
@@ -718,7 +709,7 @@ DfResult df_probe(DfCtx *c, const Position *pos, int depth, int mode) {
     res.result = p.status;
     res.len = p.status == DF_PROVEN ? p.len : 0;
     res.best = p.status == DF_PROVEN ? p.best : MOVE_NONE;
-    res.flags = p.status == DF_DISPROVEN ? p.flags : 0;
+    res.flags = p.flags;
     return res;
 }
 

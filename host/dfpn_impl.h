@@ -18,10 +18,6 @@
  * DF_DREF is.  Without it the disproof holds whatever the defender holds in hand. */
 #define DF_DDEEP 8
 #define DF_DROPREF (DF_DREF | DF_DDEEP)
-/* proof flag (futile rule): a drop was left out as futile somewhere in its tree,
- * table answers below included.  Without it the tree answers every plain defence
- * too, so it is a plain-rule proof (see tt_store). */
-#define DF_FEXCL 16
 #define CLUSTER 4
 #define SALT_PLAIN 0x9E3779B97F4A7C15ull
 #define SALT_FUTILE 0xC2B2AE3D27D4EB4Full
@@ -37,17 +33,10 @@ typedef struct {
     uint32_t work;
     Move best;
     int16_t depth, mate_len, nomate, nomate_nd;  /* nomate_nd: disproof tree without drop refutations */
-    uint8_t ah[8], dh[8];  /* dh[0] (no piece kind): the ENTRY_ bits below */
+    uint8_t ah[8], dh[8];  /* dh[0] (no piece kind): ENTRY_STRICT */
 } Entry;
-/* dh[0] bits.  STRICT: the entry's nomate_nd disproof has no drop refutation
- * anywhere (no DF_DDEEP).  CLEAN (futile-rule entries): its mate_len proof left
- * no drop out as futile (no DF_FEXCL). */
-#define ENTRY_STRICT_BIT 1
-#define ENTRY_CLEAN_BIT 2
-#define ENTRY_STRICT(e) ((e).dh[0] & ENTRY_STRICT_BIT)
-static inline void entry_set_bit(Entry *e, int bit, int on) {
-    e->dh[0] = (uint8_t)(on ? e->dh[0] | bit : e->dh[0] & ~bit);
-}
+/* The entry's nomate_nd disproof has no drop refutation anywhere (no DF_DDEEP). */
+#define ENTRY_STRICT(e) ((e).dh[0])
 
 /* A bucket of CLUSTER entries, keys and generations first: a probe reads one
  * cache line to find its matches (most probes of new children find none) and

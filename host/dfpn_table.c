@@ -173,14 +173,6 @@ static void cl_unlock(const DfCtx *c, const Cluster *cl) {
     if (c->locking) atomic_flag_clear_explicit((atomic_flag *)&cl->lock, memory_order_release);
 }
 
-/* A futility test has a captured piece out of the game under the hand convention. */
-static int vanished_any(const DfCtx *c) {
-    if (!c->conv) return 0;
-    for (int k = PAWN; k <= GOLD; k++)
-        if (c->vanished[k]) return 1;
-    return 0;
-}
-
 static uint64_t salt_of(const DfCtx *c) { return c->nforbid ? c->salt : 0; }
 uint64_t node_key_(const DfCtx *c, const Position *pos, int mode) {
     if (mode == DF_PLAIN) return pos->board_key ^ SALT_PLAIN ^ salt_of(c);
@@ -297,7 +289,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
     disproof_floor(c, ah, ahd);
     const Cluster *cl = &c->tt[key & c->cmask];
     const Entry *e = cl->e;
-    int nomate = -1, nomate_nd = -1, nomate_s = -1, clean = 1;
+    int nomate = -1, nomate_nd = -1, nomate_s = -1;
     /* the attacker hands the nomate, nomate_nd and strict entries hold for */
     uint8_t nh[8] = {0}, ndh[8] = {0}, nsh[8] = {0};
     cl_lock(c, cl);
@@ -312,7 +304,6 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
         int strict = ENTRY_STRICT(e[i]) && (mode == DF_FUTILE ? same : hand_ge(e[i].ah, ah) && hand_ge(dh, e[i].dh));
         if (strong && e[i].mate_len <= depth && e[i].mate_len < p->len) {
             p->len = e[i].mate_len;
-            clean = mode != DF_FUTILE || (e[i].dh[0] & ENTRY_CLEAN_BIT);
             p->best = e[i].best;
             memcpy(p->ph, e[i].ah, 8);
         }
@@ -341,7 +332,6 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
      * tree refutes with no drop (nomate_nd). */
     if (p->len == NO_LEN && mode != DF_PLAIN) {
         borrow_plain(c, pos, mode, depth, p, &nomate, nh, &nomate_s, nsh);
-        clean = 1;  /* (a plain proof, if one is borrowed) */
         nomate_nd = nomate;  /* the drop flag is a plain-rule matter */
         memcpy(ndh, nh, 8);
     }
@@ -349,7 +339,6 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
         p->status = DF_PROVEN;
         p->pn = 0;
         p->dn = INF;
-        p->flags = clean ? 0 : DF_FEXCL;
     } else if (nomate_s >= 0 && (nomate_s >= NOMATE_ABS || nomate < NOMATE_ABS)) {
         /* a strict disproof alone, unless another entry's is absolute */
         p->status = DF_DISPROVEN;
@@ -411,17 +400,6 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
      * with the move only, 0.91-1.08x with both. */
     if (r->dn == 0 && mode == DF_FUTILE && !c->nforbid && !(r->flags & DF_DROPREF))
         tt_store(c, node_key(pos, DF_PLAIN), pos, DF_PLAIN, depth, r, best, work);
-    /* Likewise a futile-rule proof that left no drop out as futile anywhere (no
-     * DF_FEXCL) answers every plain defence: a plain proof for the attacker's hand
-     * here (futile-rule proof hands are not kept), and by superiority for larger
-     * ones, which the futile rule's exact-hand entries cannot serve.  Not while a
-     * futility test has a captured piece out of the game under the hand convention:
-     * a plain entry's defender would then hold that piece too. */
-    if (r->pn == 0 && mode == DF_FUTILE && !c->nforbid && !(r->flags & DF_FEXCL) && !vanished_any(c)) {
-        Nd pr = *r;
-        memcpy(pr.ph, pos->hand[c->attacker], 8);
-        tt_store(c, node_key(pos, DF_PLAIN), pos, DF_PLAIN, depth, &pr, best, work);
-    }
     if (mode == DF_NODROP && r->dn == 0) {
         mode = DF_PLAIN;
         key = node_key(pos, DF_PLAIN);
@@ -464,27 +442,19 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
         t->depth = -1;  /* no (pn, dn) yet */
         memcpy(t->ah, ah, 8);
         memcpy(t->dh, dh, 8);
+        ENTRY_STRICT(*t) = 0;
     }
     t->work = t->work + work < t->work ? UINT32_MAX : t->work + work;
     if (best) t->best = best;
     if (r->pn == 0) {
-        int clean = !(r->flags & DF_FEXCL);
-        if (r->len < t->mate_len) {
-            t->mate_len = (int16_t)r->len;
-            t->best = best;
-            entry_set_bit(t, ENTRY_CLEAN_BIT, clean);
-        } else if (r->len == t->mate_len && clean)
-            entry_set_bit(t, ENTRY_CLEAN_BIT, 1);
+        if (r->len < t->mate_len) { t->mate_len = (int16_t)r->len; t->best = best; }
     } else if (r->dn == 0) {
         int nm = (r->flags & DF_DEPTH) ? depth : NOMATE_ABS;
         if (nm > t->nomate) t->nomate = (int16_t)nm;
         if (!(r->flags & DF_DREF)) {
             int strict = !(r->flags & DF_DDEEP);
-            if (nm > t->nomate_nd) {
-                t->nomate_nd = (int16_t)nm;
-                entry_set_bit(t, ENTRY_STRICT_BIT, strict);
-            } else if (nm == t->nomate_nd && strict)
-                entry_set_bit(t, ENTRY_STRICT_BIT, 1);
+            if (nm > t->nomate_nd) { t->nomate_nd = (int16_t)nm; ENTRY_STRICT(*t) = (uint8_t)strict; }
+            else if (nm == t->nomate_nd && strict) ENTRY_STRICT(*t) = 1;
         }
     } else {
         t->depth = (int16_t)depth;
