@@ -92,5 +92,23 @@ out=$("$TSUMEGEN" bench perft --peer x 2>&1); rc=$?
 if [ $rc -eq 2 ] && echo "$out" | grep -q "peer is for bench solve"; then ok "bench perft --peer refused"
 else bad "bench perft --peer (exit $rc): $out"; fi
 
+# two builds side by side: a revision built fresh in a worktree against this tree,
+# their node counts and ratios; bad revisions and queries are refused (exit 2)
+if git rev-parse --git-dir >/dev/null 2>&1; then
+    out=$(QUERIES="within:7:5 walk:2 within:1-2:5" HASH=16 bash benchmarks/ab_nodes.sh HEAD . 2>&1); rc=$?
+    expect "ab_nodes.sh" $rc "$out" '^ab_nodes: A = [0-9a-f]+ \(HEAD\), B = working tree ' \
+        '^\| within:7:5 \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| unknown 0 at least 7' '^\| walk:2 \| [1-9][0-9]* \| [1-9][0-9]* \| [0-9.]+ \| mate 21' \
+        '^\| within:1-2:5 \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| 2 problems' '^3 queries: geometric mean of B/A [0-9.]+; '
+    for b in "walk:2|no-such-rev .|no such revision: no-such-rev" "walk2|HEAD .|unknown query 'walk2'" \
+             "within:2|HEAD .|within needs a bound"; do
+        queries=${b%%|*}; b=${b#*|}; args=${b%%|*}; msg=${b#*|}
+        out=$(QUERIES="$queries" bash benchmarks/ab_nodes.sh $args 2>&1); rc=$?
+        if [ $rc -eq 2 ] && echo "$out" | grep -qF "$msg"; then ok "ab_nodes.sh $args: exit 2, $msg"
+        else bad "ab_nodes.sh $args (exit $rc): $out"; fi
+    done
+else
+    echo "skip ab_nodes.sh: not a git checkout"
+fi
+
 echo "bench-scripts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
