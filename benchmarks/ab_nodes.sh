@@ -76,11 +76,9 @@ build "$1" A
 build "$2" B
 
 sfen_of() { awk -F'\t' -v a="$1" '!/^#/ { n++; if (n == a) print $3 }' data/edo/zukou.tsv; }
-# run BIN OUT KIND ROW [L]: one solve's JSON line appended to OUT
+# run BIN OUT KIND ROW SFEN [L]: one solve's JSON line appended to OUT
 run() {
-    local bin=$1 out=$2 kind=$3 row=$4 len=${5:-} sfen opts
-    sfen=$(sfen_of "$row")
-    [ -n "$sfen" ] || { echo "ab_nodes: no Zuko row $row" >&2; exit 2; }
+    local bin=$1 out=$2 kind=$3 row=$4 sfen=$5 len=${6:-} opts
     case $kind in
         walk) opts="--length-search walk" ;;
         up) opts="--length-search up" ;;
@@ -98,8 +96,10 @@ for q in $QUERIES; do
     parse_query "$q"
     : > "$tmp/a.jsonl"; : > "$tmp/b.jsonl"
     for ((n = first; n <= last; n++)); do
-        run "$tmp/A" "$tmp/a.jsonl" "$kind" "$n" "$len" & pa=$!
-        run "$tmp/B" "$tmp/b.jsonl" "$kind" "$n" "$len" & pb=$!
+        sfen=$(sfen_of "$n")
+        [ -n "$sfen" ] || { echo "ab_nodes: no Zuko row $n" >&2; exit 2; }
+        run "$tmp/A" "$tmp/a.jsonl" "$kind" "$n" "$sfen" "$len" & pa=$!
+        run "$tmp/B" "$tmp/b.jsonl" "$kind" "$n" "$sfen" "$len" & pb=$!
         wait "$pa" || exit 2
         wait "$pb" || exit 2
     done
