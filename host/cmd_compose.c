@@ -148,7 +148,7 @@ static int adopt_saved(ComposeOptions *o, int extend_mode, const char **given, i
 static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions *o, const char **given, int *ngiven) {
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        double x;
+        double x = 0;  /* (set whenever parse_num returns 0; -O3 cannot see that cli_error returns non-zero) */
         if (!strcmp(a, "--resume")) { o->resume = 1; continue; }
         if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
         if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);

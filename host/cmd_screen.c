@@ -103,7 +103,7 @@ static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs 
     a->max_kept = 100000;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long x;
+        long x = 0;  /* (as in cmd_compose: quiets -O3's maybe-uninitialized) */
         if (!strcmp(s, "--device")) { if (!v) return cli_error(cmd, "--device needs a value"); a->device = v; i++; }
         else if (!strcmp(s, "--points")) { if (!v) return cli_error(cmd, "--points needs a file"); a->points = v; i++; }
         else if (!strcmp(s, "--threads")) { if (parse_long(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE; a->threads = (int)x; i++; }
@@ -117,7 +117,7 @@ static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs 
         else if (!strcmp(s, "--gen-boards")) { if (parse_long(cmd, s, v, 1, 2000000000L, &a->gen_boards)) return EXIT_USAGE; i++; }
         else if (!strcmp(s, "--generate")) { if (parse_long(cmd, s, v, 1, 4000000000000L, &a->generate)) return EXIT_USAGE; i++; }
         else if (!strcmp(s, "--start")) {
-            long st;
+            long st = 0;
             if (parse_long(cmd, s, v, 0, 0x7fffffffffffL, &st)) return EXIT_USAGE;
             a->start = st;
             i++;

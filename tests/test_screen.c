@@ -328,7 +328,7 @@ TEST(screen_futile_final_positions) {
         if (!fp) { fprintf(stderr, "  cannot open %s\n", FILES[f][0]); test_failures_in_current++; continue; }
         char line[8192];
         while (fgets(line, sizeof line, fp)) {
-            char *cols[6];
+            char *cols[6] = {0};  /* (an edo line of three columns has no cols[3]) */
             int nc = 0;
             for (char *p = line; nc < 6;) {
                 cols[nc++] = p;
@@ -338,7 +338,7 @@ TEST(screen_futile_final_positions) {
             }
             if (nc < 3 || line[0] == '#') continue;
             char want[32];
-            snprintf(want, sizeof want, " %s ", cols[0]);
+            if (snprintf(want, sizeof want, " %s ", cols[0]) >= (int)sizeof want) continue;  /* (longer than any id wanted) */
             char ids[128];
             snprintf(ids, sizeof ids, " %s ", FILES[f][1]);
             if (!strstr(ids, want)) continue;
