@@ -1,6 +1,9 @@
-/* cli.c - helpers shared by the subcommands: errors, help flags, input lines. */
+/* cli.c - helpers shared by the subcommands: errors, help flags, numbers, input lines. */
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -17,6 +20,35 @@ int cli_error(const char *cmd, const char *fmt, ...) {
 int cli_wants_help(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return 1;
+    return 0;
+}
+
+int cli_parse_int(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out) {
+    if (!v) return cli_error(cmd, "%s needs a value", opt);
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || errno) {
+        /* 2e6 and the like, when whole and within the doubles' exact integers */
+        errno = 0;
+        double d = strtod(v, &end);
+        if (end == v || *end || errno || d != floor(d) || fabs(d) > 9007199254740992.0)
+            return cli_error(cmd, "%s must be a whole number in %lld..%lld, got '%s'", opt, lo, hi, v);
+        x = (long long)d;
+    }
+    if (x < lo || x > hi) return cli_error(cmd, "%s must be a whole number in %lld..%lld, got '%s'", opt, lo, hi, v);
+    *out = x;
+    return 0;
+}
+
+int cli_parse_real(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out) {
+    if (!v) return cli_error(cmd, "%s needs a value", opt);
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    /* (!(x >= lo) also refuses nan) */
+    if (end == v || *end || errno || !(x >= lo) || x > hi) return cli_error(cmd, "%s must be a number in %g..%g, got '%s'", opt, lo, hi, v);
+    *out = x;
     return 0;
 }
 

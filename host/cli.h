@@ -22,6 +22,12 @@ int cli_error(const char *cmd, const char *fmt, ...);
 int cli_wants_help(int argc, char **argv);
 /* Reads the next input line into buf (strips newline and "#" comments); 0 at EOF. */
 int cli_read_line(FILE *f, char *buf, size_t len);
+/* Reads option opt's value v as a whole number in lo..hi: decimal digits, or an
+ * exponent form that is whole (2e6).  0 with *out set, or EXIT_USAGE after a message
+ * naming cmd, opt and v (v NULL: the value is missing). */
+int cli_parse_int(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out);
+/* The same for a real number in [lo, hi] (rates, points). */
+int cli_parse_real(const char *cmd, const char *opt, const char *v, double lo, double hi, double *out);
 /* Splits "SFEN [moves m1 m2 ...]" into the SFEN text and the moves part (NULL if none). */
 char *cli_split_moves(char *line);
 

@@ -92,14 +92,6 @@ const char USAGE_COMPOSE[] =
 
 #define DEFAULT_INIT "4k4/9/4P4/9/9/9/9/9/9 b G 1"
 
-static int parse_num(const char *opt, const char *v, double lo, double hi, double *out) {
-    char *end;
-    double x = strtod(v, &end);
-    if (!*v || *end || x < lo || x > hi) return cli_error("compose", "%s must be a number in [%g, %g], got '%s'", opt, lo, hi, v);
-    *out = x;
-    return 0;
-}
-
 static int ga_only(const char *option) {
     static const char *const GA_ONLY[] = {"--init", "--pop", "--gens", "--method", "--oversample", "--repair",
                                           "--repair-tries", "--repair-depth", "--archive-rate", "--mutation",
@@ -148,7 +140,7 @@ static int adopt_saved(ComposeOptions *o, int extend_mode, const char **given, i
 static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions *o, const char **given, int *ngiven) {
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        double x = 0;  /* (set whenever parse_num returns 0; -O3 cannot see that cli_error returns non-zero) */
+        long long x = 0;  /* (set whenever cli_parse_int returns 0; -O3 cannot see that cli_error returns non-zero) */
         if (!strcmp(a, "--resume")) { o->resume = 1; continue; }
         if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
         if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);
@@ -158,36 +150,36 @@ static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions 
         if (!strcmp(a, "--init")) o->init_sfen = v;
         else if (!strcmp(a, "--out")) o->out_dir = v;
         else if (!strcmp(a, "--from") && extend_mode) o->from = v;
-        else if (!strcmp(a, "--rounds") && extend_mode) { if (parse_num(a, v, 1, 1000000, &x)) return EXIT_USAGE; o->gens = (int)x; }
+        else if (!strcmp(a, "--rounds") && extend_mode) { if (cli_parse_int("compose", a, v, 1, 1000000, &x)) return EXIT_USAGE; o->gens = (int)x; }
         else if (!strcmp(a, "--device")) o->device = v;
         else if (!strcmp(a, "--points")) o->points_file = v;
-        else if (!strcmp(a, "--cl-threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o->cl_threads = (int)x; }
+        else if (!strcmp(a, "--cl-threads")) { if (cli_parse_int("compose", a, v, 1, 1024, &x)) return EXIT_USAGE; o->cl_threads = (int)x; }
         else if (!strcmp(a, "--method")) {
             if (!strcmp(v, "ga-archive")) o->method = METHOD_GA_ARCHIVE;
             else if (!strcmp(v, "ga")) o->method = METHOD_GA;
             else if (!strcmp(v, "random")) o->method = METHOD_RANDOM;
             else return cli_error("compose", "--method must be ga-archive, ga or random, got '%s'", v);
-        } else if (!strcmp(a, "--pop")) { if (parse_num(a, v, 2, 100000, &x)) return EXIT_USAGE; o->pop = (int)x; }
-        else if (!strcmp(a, "--gens")) { if (parse_num(a, v, 1, 1000000, &x)) return EXIT_USAGE; o->gens = (int)x; }
-        else if (!strcmp(a, "--seed")) { if (parse_num(a, v, 0, 1e18, &x)) return EXIT_USAGE; o->seed = (uint64_t)x; }
-        else if (!strcmp(a, "--oversample")) { if (parse_num(a, v, 1, 1000, &x)) return EXIT_USAGE; o->oversample = (int)x; }
-        else if (!strcmp(a, "--nodes")) { if (parse_num(a, v, 100, 1e12, &x)) return EXIT_USAGE; o->node_limit = (uint64_t)x; }
-        else if (!strcmp(a, "--retry")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o->retry = (int)x; }
+        } else if (!strcmp(a, "--pop")) { if (cli_parse_int("compose", a, v, 2, 100000, &x)) return EXIT_USAGE; o->pop = (int)x; }
+        else if (!strcmp(a, "--gens")) { if (cli_parse_int("compose", a, v, 1, 1000000, &x)) return EXIT_USAGE; o->gens = (int)x; }
+        else if (!strcmp(a, "--seed")) { if (cli_parse_int("compose", a, v, 0, 1000000000000000000LL, &x)) return EXIT_USAGE; o->seed = (uint64_t)x; }
+        else if (!strcmp(a, "--oversample")) { if (cli_parse_int("compose", a, v, 1, 1000, &x)) return EXIT_USAGE; o->oversample = (int)x; }
+        else if (!strcmp(a, "--nodes")) { if (cli_parse_int("compose", a, v, 100, 1000000000000LL, &x)) return EXIT_USAGE; o->node_limit = (uint64_t)x; }
+        else if (!strcmp(a, "--retry")) { if (cli_parse_int("compose", a, v, 0, 100000, &x)) return EXIT_USAGE; o->retry = (int)x; }
         else if (!strcmp(a, "--retry-nodes")) {  /* (0: the default, 10 x --nodes) */
-            if (parse_num(a, v, 0, 1e12, &x)) return EXIT_USAGE;
+            if (cli_parse_int("compose", a, v, 0, 1000000000000LL, &x)) return EXIT_USAGE;
             if (x > 0 && x < 100) return cli_error("compose", "--retry-nodes must be 0 (10 x --nodes) or at least 100, got '%s'", v);
             o->retry_nodes = (uint64_t)x;
         }
-        else if (!strcmp(a, "--repair")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o->repair = (int)x; }
-        else if (!strcmp(a, "--repair-depth")) { if (parse_num(a, v, 1, 100, &x)) return EXIT_USAGE; o->repair_depth = (int)x; }
-        else if (!strcmp(a, "--repair-tries")) { if (parse_num(a, v, 1, 10000, &x)) return EXIT_USAGE; o->repair_tries = (int)x; }
-        else if (!strcmp(a, "--extend")) { if (parse_num(a, v, 0, 100000, &x)) return EXIT_USAGE; o->extend = (int)x; }
-        else if (!strcmp(a, "--extend-tries")) { if (parse_num(a, v, 1, 4096, &x)) return EXIT_USAGE; o->extend_tries = (int)x; }
-        else if (!strcmp(a, "--threads")) { if (parse_num(a, v, 1, 1024, &x)) return EXIT_USAGE; o->threads = (int)x; }
-        else if (!strcmp(a, "--archive-rate")) { if (parse_num(a, v, 0, 1, &o->archive_rate)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--mutation")) { if (parse_num(a, v, 0, 1, &o->mutation)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--tournament")) { if (parse_num(a, v, 1, 1000, &x)) return EXIT_USAGE; o->tournament = (int)x; }
-        else if (!strcmp(a, "--ones")) { if (parse_num(a, v, 1, 200, &x)) return EXIT_USAGE; o->ones = (int)x; }
+        else if (!strcmp(a, "--repair")) { if (cli_parse_int("compose", a, v, 0, 100000, &x)) return EXIT_USAGE; o->repair = (int)x; }
+        else if (!strcmp(a, "--repair-depth")) { if (cli_parse_int("compose", a, v, 1, 100, &x)) return EXIT_USAGE; o->repair_depth = (int)x; }
+        else if (!strcmp(a, "--repair-tries")) { if (cli_parse_int("compose", a, v, 1, 10000, &x)) return EXIT_USAGE; o->repair_tries = (int)x; }
+        else if (!strcmp(a, "--extend")) { if (cli_parse_int("compose", a, v, 0, 100000, &x)) return EXIT_USAGE; o->extend = (int)x; }
+        else if (!strcmp(a, "--extend-tries")) { if (cli_parse_int("compose", a, v, 1, 4096, &x)) return EXIT_USAGE; o->extend_tries = (int)x; }
+        else if (!strcmp(a, "--threads")) { if (cli_parse_int("compose", a, v, 1, 1024, &x)) return EXIT_USAGE; o->threads = (int)x; }
+        else if (!strcmp(a, "--archive-rate")) { if (cli_parse_real("compose", a, v, 0, 1, &o->archive_rate)) return EXIT_USAGE; }
+        else if (!strcmp(a, "--mutation")) { if (cli_parse_real("compose", a, v, 0, 1, &o->mutation)) return EXIT_USAGE; }
+        else if (!strcmp(a, "--tournament")) { if (cli_parse_int("compose", a, v, 1, 1000, &x)) return EXIT_USAGE; o->tournament = (int)x; }
+        else if (!strcmp(a, "--ones")) { if (cli_parse_int("compose", a, v, 1, 200, &x)) return EXIT_USAGE; o->ones = (int)x; }
         else return cli_error("compose", "unknown option '%s' (see tsumegen compose --help)", a);
     }
     return 0;

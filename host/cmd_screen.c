@@ -78,20 +78,11 @@ int cmd_devices(int argc, char **argv) {
 typedef struct {
     const char *device, *points;
     int threads, flags, verbose;
-    long batch, verify, mate3_every, gen_boards, generate, max_kept;
-    long long start;
+    long long batch, verify, mate3_every, gen_boards, generate, max_kept, start;
     int local_sweep, gen_only, unique_mate1;
     int32_t min_points;
     unsigned long long seed;
 } ScreenArgs;
-
-static int parse_long(const char *cmd, const char *opt, const char *v, long lo, long hi, long *out) {
-    char *end;
-    long x = v ? strtol(v, &end, 10) : 0;
-    if (!v || *end || end == v || x < lo || x > hi) return cli_error(cmd, "%s needs a number in %ld..%ld", opt, lo, hi);
-    *out = x;
-    return 0;
-}
 
 /* Options shared by screen and bench screen; returns 0, or EXIT_USAGE. */
 static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs *a) {
@@ -103,38 +94,32 @@ static int parse_screen_args(const char *cmd, int argc, char **argv, ScreenArgs 
     a->max_kept = 100000;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long x = 0;  /* (as in cmd_compose: quiets -O3's maybe-uninitialized) */
+        long long x = 0;  /* (as in cmd_compose: quiets -O3's maybe-uninitialized) */
         if (!strcmp(s, "--device")) { if (!v) return cli_error(cmd, "--device needs a value"); a->device = v; i++; }
         else if (!strcmp(s, "--points")) { if (!v) return cli_error(cmd, "--points needs a file"); a->points = v; i++; }
-        else if (!strcmp(s, "--threads")) { if (parse_long(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE; a->threads = (int)x; i++; }
+        else if (!strcmp(s, "--threads")) { if (cli_parse_int(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE; a->threads = (int)x; i++; }
         else if (!strcmp(s, "--cl-threads")) {
-            if (parse_long(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE;
+            if (cli_parse_int(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE;
             ocl_set_cl_threads((int)x);
             i++;
         }
-        else if (!strcmp(s, "--batch")) { if (parse_long(cmd, s, v, 1, 1 << 22, &a->batch)) return EXIT_USAGE; i++; }
-        else if (!strcmp(s, "--verify") || !strcmp(s, "--boards")) { if (parse_long(cmd, s, v, 1, 100000000, &a->verify)) return EXIT_USAGE; i++; }
-        else if (!strcmp(s, "--gen-boards")) { if (parse_long(cmd, s, v, 1, 2000000000L, &a->gen_boards)) return EXIT_USAGE; i++; }
-        else if (!strcmp(s, "--generate")) { if (parse_long(cmd, s, v, 1, 4000000000000L, &a->generate)) return EXIT_USAGE; i++; }
-        else if (!strcmp(s, "--start")) {
-            long st = 0;
-            if (parse_long(cmd, s, v, 0, 0x7fffffffffffL, &st)) return EXIT_USAGE;
-            a->start = st;
-            i++;
-        }
-        else if (!strcmp(s, "--max-kept")) { if (parse_long(cmd, s, v, 1, 100000000L, &a->max_kept)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--batch")) { if (cli_parse_int(cmd, s, v, 1, 1 << 22, &a->batch)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--verify") || !strcmp(s, "--boards")) { if (cli_parse_int(cmd, s, v, 1, 100000000, &a->verify)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--gen-boards")) { if (cli_parse_int(cmd, s, v, 1, 2000000000LL, &a->gen_boards)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--generate")) { if (cli_parse_int(cmd, s, v, 1, 4000000000000LL, &a->generate)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--start")) { if (cli_parse_int(cmd, s, v, 0, 0x7fffffffffffLL, &a->start)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--max-kept")) { if (cli_parse_int(cmd, s, v, 1, 100000000LL, &a->max_kept)) return EXIT_USAGE; i++; }
         else if (!strcmp(s, "--min-points")) {
-            char *end;
-            double p = v ? strtod(v, &end) : 0;
-            if (!v || *end || end == v || p < -1e6 || p > 1e6) return cli_error(cmd, "--min-points needs a number of points (e.g. 2.5)");
+            double p = 0;
+            if (cli_parse_real(cmd, s, v, -1e6, 1e6, &p)) return EXIT_USAGE;
             a->min_points = (int32_t)(p * 1000 + (p < 0 ? -0.5 : 0.5));
             i++;
         }
         else if (!strcmp(s, "--unique-mate1")) a->unique_mate1 = 1;
         else if (!strcmp(s, "--local-sweep")) a->local_sweep = 1;
         else if (!strcmp(s, "--gen-only")) a->gen_only = 1;
-        else if (!strcmp(s, "--mate3-every")) { if (parse_long(cmd, s, v, 1, 1000000, &a->mate3_every)) return EXIT_USAGE; i++; }
-        else if (!strcmp(s, "--seed")) { if (parse_long(cmd, s, v, 0, 0x7fffffffL, &x)) return EXIT_USAGE; a->seed = (unsigned long long)x; i++; }
+        else if (!strcmp(s, "--mate3-every")) { if (cli_parse_int(cmd, s, v, 1, 1000000, &a->mate3_every)) return EXIT_USAGE; i++; }
+        else if (!strcmp(s, "--seed")) { if (cli_parse_int(cmd, s, v, 0, 0x7fffffffL, &x)) return EXIT_USAGE; a->seed = (unsigned long long)x; i++; }
         else if (!strcmp(s, "--no-mate3")) a->flags &= ~SC_DO_MATE3;
         else if (!strcmp(s, "--no-futile")) a->flags &= ~SC_DO_FUTILE;
         else if (!strcmp(s, "--strict-hands")) a->flags |= SC_STRICT_HANDS;

@@ -372,24 +372,18 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
     *npos = 0;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        long long v = 0;
-        int need = !strcmp(s, "--yozume-depth") || !strcmp(s, "--hash") || !strcmp(s, "--nodes") || !strcmp(s, "--time") || !strcmp(s, "--threads") ||
-                   !strcmp(s, "--kif") || !strcmp(s, "--tied-lines") || !strcmp(s, "--length-search") || !strcmp(s, "--max-length") ||
-                   !strcmp(s, "--out");
-        if (need && i + 1 >= argc) return cli_error(cmd, "%s needs a value", s);
-        if (need && strcmp(s, "--kif") && strcmp(s, "--tied-lines") && strcmp(s, "--length-search") && strcmp(s, "--out")) {
-            char *end;
-            v = strtoll(argv[i + 1], &end, 10);
-            if (*end || v < 0) return cli_error(cmd, "%s needs a non-negative integer, got '%s'", s, argv[i + 1]);
-        }
-        if (!strcmp(s, "--hash")) { if (v < 1 || v > 1 << 20) return cli_error(cmd, "--hash must be 1..1048576"); o->hash_mb = (size_t)v; i++; }
-        else if (!strcmp(s, "--nodes")) { o->nodes = (uint64_t)v; i++; }
-        else if (!strcmp(s, "--time")) { o->time_s = v / 1000.0; i++; }
-        else if (!strcmp(s, "--threads")) { if (v < 1 || v > 1024) return cli_error(cmd, "--threads must be 1..1024"); o->threads = (int)v; i++; }
-        else if (!strcmp(s, "--max-length")) { if (v < 1 || v > DF_MAX_DEPTH - 2) return cli_error(cmd, "--max-length must be 1..%d", DF_MAX_DEPTH - 2); o->max_length = (int)v; i++; }
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long long x = 0;  /* (set whenever cli_parse_int returns 0) */
+        int need = !strcmp(s, "--kif") || !strcmp(s, "--tied-lines") || !strcmp(s, "--length-search") || !strcmp(s, "--out");
+        if (need && !v) return cli_error(cmd, "%s needs a value", s);
+        if (!strcmp(s, "--hash")) { if (cli_parse_int(cmd, s, v, 1, 1 << 20, &x)) return EXIT_USAGE; o->hash_mb = (size_t)x; i++; }
+        else if (!strcmp(s, "--nodes")) { if (cli_parse_int(cmd, s, v, 0, 1000000000000000000LL, &x)) return EXIT_USAGE; o->nodes = (uint64_t)x; i++; }
+        else if (!strcmp(s, "--time")) { if (cli_parse_int(cmd, s, v, 0, 1000000000000LL, &x)) return EXIT_USAGE; o->time_s = x / 1000.0; i++; }
+        else if (!strcmp(s, "--threads")) { if (cli_parse_int(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE; o->threads = (int)x; i++; }
+        else if (!strcmp(s, "--max-length")) { if (cli_parse_int(cmd, s, v, 1, DF_MAX_DEPTH - 2, &x)) return EXIT_USAGE; o->max_length = (int)x; i++; }
         else if (!strcmp(s, "--kif")) { o->kif_dir = argv[++i]; }
         else if (!strcmp(s, "--out")) { o->out_path = argv[++i]; }
-        else if (!strcmp(s, "--yozume-depth")) { if (v > 900) return cli_error(cmd, "--yozume-depth must be 0..900"); o->yozume_extra = (int)v; i++; }
+        else if (!strcmp(s, "--yozume-depth")) { if (cli_parse_int(cmd, s, v, 0, 900, &x)) return EXIT_USAGE; o->yozume_extra = (int)x; i++; }
         else if (!strcmp(s, "--yozume-unbounded")) o->yozume_extra = -1;
         else if (!strcmp(s, "--yozume-confirm")) o->yozume_confirm = 1;
         else if (!strcmp(s, "--tied-lines")) {

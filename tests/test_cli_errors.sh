@@ -155,8 +155,26 @@ err checks-and-evasions  '--checks and --evasions exclude each other' moves --ch
 err evasions-not-in-check '--evasions: the side to move is not in check' moves --evasions "$OK"
 err kif-missing-sfen     'missing SFEN'                    kif
 err kif-comment-no-value '--comment needs a value'         kif --comment
-err solve-max-length-0  '--max-length must be 1..999'     solve --max-length 0 "$OK"
-err solve-max-length-x  "--max-length needs a non-negative integer, got 'x'" solve --max-length x "$OK"
+err solve-max-length-0  "--max-length must be a whole number in 1..999, got '0'" solve --max-length 0 "$OK"
+err solve-max-length-x  "--max-length must be a whole number in 1..999, got 'x'" solve --max-length x "$OK"
+# numbers in options (host/cli.c): a fraction, an overflow, an empty value and a
+# trailing letter are refused, never truncated or wrapped
+err solve-nodes-fraction "--nodes must be a whole number in 0..1000000000000000000, got '2.5'" solve --nodes 2.5 "$OK"
+err solve-nodes-empty    "--nodes must be a whole number"  solve --nodes '' "$OK"
+err solve-nodes-overflow "got '99999999999999999999'"      solve --nodes 99999999999999999999 "$OK"
+err solve-time-negative  "--time must be a whole number in 0..1000000000000, got '-5'" solve --time -5 "$OK"
+err solve-threads-zero   "--threads must be a whole number in 1..1024, got '0'" solve --threads 0 "$OK"
+err solve-hash-trailing  "--hash must be a whole number in 1..1048576, got '64M'" solve --hash 64M "$OK"
+err solve-yozume-depth   "--yozume-depth must be a whole number in 0..900, got '901'" solve --yozume-depth 901 "$OK"
+err solve-nodes-none     '--nodes needs a value'           solve --nodes
+err compose-pop-fraction "--pop must be a whole number in 2..100000, got '2.5'" compose ga --pop 2.5
+err compose-seed-inexact "--seed must be a whole number"   compose ga --seed 1.5e20
+err compose-mutation-nan "--mutation must be a number in 0..1, got 'nan'" compose ga --mutation nan
+err compose-rate-high    "--archive-rate must be a number in 0..1, got '1.5'" compose ga --archive-rate 1.5
+err screen-batch-zero    "--batch must be a whole number in 1..4194304, got '0'" screen --batch 0
+err screen-seed-letters  "--seed must be a whole number in 0..2147483647, got 'abc'" screen --generate 5 --seed abc
+err screen-points-none   '--min-points needs a value'      screen --min-points
+err screen-points-text   "--min-points must be a number in -1e+06..1e+06, got 'lots'" screen --min-points lots
 err solve-max-length-none '--max-length needs a value'     solve --max-length
 # a table larger than the machine: refused before any search (it once answered
 # "unknown" with exit 0 when the allocation failed)
