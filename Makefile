@@ -22,7 +22,7 @@ LIB_SRC  := $(CORE_SRC) $(filter-out host/main.c,$(HOST_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 
-.PHONY: all test check bench clean
+.PHONY: all test check variants bench clean
 all: $(BIN)/tsumegen
 
 build/gen/tables.inc: tools/gen_tables.c
@@ -66,6 +66,12 @@ test: $(BIN)/tsumegen $(BIN)/unit_tests
 
 check:
 	$(MAKE) test BUILD=build/san BIN=bin/san OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTG_DEBUG"
+
+# gcc at -O3 and clang see warnings the default build does not (maybe-uninitialized,
+# format truncation); -Werror makes each one a build failure here.  Built, not run.
+variants:
+	$(MAKE) BUILD=build/o3 BIN=bin/o3 OPT="-O3 -march=x86-64-v2" bin/o3/tsumegen bin/o3/unit_tests
+	$(MAKE) CC=clang BUILD=build/clang BIN=bin/clang bin/clang/tsumegen bin/clang/unit_tests
 
 bench: $(BIN)/tsumegen
 	$(BIN)/tsumegen bench

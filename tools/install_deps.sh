@@ -10,6 +10,8 @@ want_test=0
 # Debian packages: compiler, make, OpenMP (libgomp comes with gcc), clang for the
 # OpenCL C front end test, OpenCL ICD loader + headers + pocl (CPU OpenCL) for the screen.
 APT_PKGS="gcc make libc6-dev clang python3 python3-pip ocl-icd-opencl-dev opencl-headers pocl-opencl-icd"
+# the tests also build with clang, whose OpenMP runtime is a package of its own
+[ "$want_test" = 1 ] && APT_PKGS="$APT_PKGS libomp-dev"
 missing=""
 for p in $APT_PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
