@@ -214,15 +214,20 @@ int cmd_bench(int argc, char **argv) {
     const char *what = "perft", *peer = NULL;
     if (argc > 1 && !strcmp(argv[1], "screen")) return bench_screen(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
-            if (sscanf(argv[++i], "%d", &repeat) != 1 || repeat < 1 || repeat > 100)
-                return cli_error("bench", "--repeat must be 1..100");
-        } else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-            if (sscanf(argv[++i], "%d", &count) != 1 || count < 1) return cli_error("bench", "--count must be >= 1");
-        } else if (!strcmp(argv[i], "--nodes") && i + 1 < argc) {
-            if (sscanf(argv[++i], "%llu", &nodes) != 1 || nodes < 1) return cli_error("bench", "--nodes must be >= 1");
-        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-            if (sscanf(argv[++i], "%d", &threads) != 1 || threads < 1) return cli_error("bench", "--threads must be >= 1");
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long long x = 0;
+        if (!strcmp(o, "--repeat")) {
+            if (cli_parse_int("bench", o, v, 1, 100, &x)) return EXIT_USAGE;
+            repeat = (int)x, i++;
+        } else if (!strcmp(o, "--count")) {
+            if (cli_parse_int("bench", o, v, 1, 100000000, &x)) return EXIT_USAGE;
+            count = (int)x, i++;
+        } else if (!strcmp(o, "--nodes")) {
+            if (cli_parse_int("bench", o, v, 1, 1000000000000000LL, &x)) return EXIT_USAGE;
+            nodes = (unsigned long long)x, i++;
+        } else if (!strcmp(o, "--threads")) {
+            if (cli_parse_int("bench", o, v, 1, 1024, &x)) return EXIT_USAGE;
+            threads = (int)x, i++;
         } else if (!strcmp(argv[i], "--peer") && i + 1 < argc) {
             peer = argv[++i];
             if (!*peer) return cli_error("bench", "--peer needs a command");

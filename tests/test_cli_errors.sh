@@ -171,6 +171,10 @@ err compose-pop-fraction "--pop must be a whole number in 2..100000, got '2.5'" 
 err compose-seed-inexact "--seed must be a whole number"   compose ga --seed 1.5e20
 err compose-mutation-nan "--mutation must be a number in 0..1, got 'nan'" compose ga --mutation nan
 err compose-rate-high    "--archive-rate must be a number in 0..1, got '1.5'" compose ga --archive-rate 1.5
+err bench-repeat-zero    "--repeat must be a whole number in 1..100, got '0'" bench --repeat 0
+err bench-nodes-negative "--nodes must be a whole number in 1..1000000000000000, got '-1'" bench confirm --nodes -1
+err bench-count-trailing "--count must be a whole number in 1..100000000, got '5x'" bench solve --count 5x
+err bench-threads-none   '--threads needs a value'         bench solve --threads
 err screen-batch-zero    "--batch must be a whole number in 1..4194304, got '0'" screen --batch 0
 err screen-seed-letters  "--seed must be a whole number in 0..2147483647, got 'abc'" screen --generate 5 --seed abc
 err screen-points-none   '--min-points needs a value'      screen --min-points
