@@ -218,16 +218,20 @@ int cmd_bench(int argc, char **argv) {
         long long x = 0;
         if (!strcmp(o, "--repeat")) {
             if (cli_parse_int("bench", o, v, 1, 100, &x)) return EXIT_USAGE;
-            repeat = (int)x, i++;
+            repeat = (int)x;
+            i++;
         } else if (!strcmp(o, "--count")) {
             if (cli_parse_int("bench", o, v, 1, 100000000, &x)) return EXIT_USAGE;
-            count = (int)x, i++;
+            count = (int)x;
+            i++;
         } else if (!strcmp(o, "--nodes")) {
             if (cli_parse_int("bench", o, v, 1, 1000000000000000LL, &x)) return EXIT_USAGE;
-            nodes = (unsigned long long)x, i++;
+            nodes = (unsigned long long)x;
+            i++;
         } else if (!strcmp(o, "--threads")) {
             if (cli_parse_int("bench", o, v, 1, 1024, &x)) return EXIT_USAGE;
-            threads = (int)x, i++;
+            threads = (int)x;
+            i++;
         } else if (!strcmp(argv[i], "--peer") && i + 1 < argc) {
             peer = argv[++i];
             if (!*peer) return cli_error("bench", "--peer needs a command");
