@@ -141,12 +141,14 @@ static int run_verify(const ScreenArgs *a, const int32_t *w) {
     int fatal;
     ScBoard *b = malloc(n * sizeof *b);
     ScResult *r = malloc(n * sizeof *r), *ref = malloc(n * sizeof *ref);
-    if (!b || !r || !ref) return cli_error("screen", "out of memory for %zu boards", n);
-    screen_random_boards(b, n, a->seed);
-    OclScreen *s = open_device("screen", a, w, a->batch ? (size_t)a->batch : 0, &fatal);
-    if (fatal) return EXIT_USAGE;
-    const char *dev = s ? ocl_screen_device(s) : "OpenMP";
+    OclScreen *s = NULL;
     size_t mism = 0, legal = 0, mates = 0, m3 = 0;
+    int status = EXIT_USAGE;
+    if (!b || !r || !ref) { cli_error("screen", "out of memory for %zu boards", n); goto out; }
+    screen_random_boards(b, n, a->seed);
+    s = open_device("screen", a, w, a->batch ? (size_t)a->batch : 0, &fatal);
+    if (fatal) goto out;
+    const char *dev = s ? ocl_screen_device(s) : "OpenMP";
     double t_dev = 0, t_ref = 0;
     /* pass 1: every board without mate3; pass 2: every K-th board with mate3 */
     for (int pass = 0; pass < 2; pass++) {
@@ -158,7 +160,7 @@ static int run_verify(const ScreenArgs *a, const int32_t *w) {
         double t0 = util_now();
         if (s ? ocl_screen_run(s, b, r, m, flags) : (screen_cpu(b, r, m, w, flags, a->threads), 0)) {
             cli_error("screen", "%s", ocl_screen_error(s));
-            return EXIT_USAGE;
+            goto out;
         }
         double t1 = util_now();
         screen_cpu(b, ref, m, w, flags, 1);
@@ -182,9 +184,11 @@ static int run_verify(const ScreenArgs *a, const int32_t *w) {
     }
     printf("device %s: %.2f s; reference (1 thread): %.2f s; %zu legal, %zu with mate-in-1\n", dev, t_dev, t_ref, legal, mates);
     printf("verify: %zu boards, %zu mismatches\n", n, mism);
+    status = mism ? EXIT_FAIL : EXIT_OK;
+out:
     ocl_screen_close(s);
     free(b); free(r); free(ref);
-    return mism ? EXIT_FAIL : EXIT_OK;
+    return status;
 }
 
 /* Prints kept board `index` of stream seed: made again and screened on the CPU
@@ -223,6 +227,10 @@ static int run_generate(const ScreenArgs *a, const int32_t *w) {
     if (fatal) return EXIT_USAGE;
     size_t cap = (size_t)a->max_kept, printed = 0;
     uint64_t *kept = malloc(cap * sizeof *kept);
+    if (!kept) {
+        ocl_screen_close(s);
+        return cli_error("screen", "out of memory for --max-kept %zu boards", cap);
+    }
     ScGenStats tot = {0, 0, 0, 0};
     const uint64_t block = (uint64_t)1 << (s ? 26 : 22);
     uint64_t n = (uint64_t)a->generate, done = 0;
@@ -280,10 +288,11 @@ static void print_batch(const ScBoard *b, ScResult *r, const unsigned char *bad,
 
 int cmd_screen(int argc, char **argv) {
     ScreenArgs a;
+    if (parse_screen_args("screen", argc, argv, &a)) return EXIT_USAGE;
     int32_t *w = malloc(SC_W_NB * sizeof *w);
     char err[ERR_MAX + 300];
-    if (parse_screen_args("screen", argc, argv, &a)) return EXIT_USAGE;
-    if (points_load(a.points, w, err, sizeof err)) return cli_error("screen", "%s", err);
+    if (!w) return cli_error("screen", "out of memory");
+    if (points_load(a.points, w, err, sizeof err)) { free(w); return cli_error("screen", "%s", err); }
 #ifdef _OPENMP
     if (a.threads) omp_set_num_threads(a.threads);
 #endif
@@ -292,17 +301,18 @@ int cmd_screen(int argc, char **argv) {
     size_t batch = a.batch ? (size_t)a.batch : 16384;
     int fatal;
     OclScreen *s = open_device("screen", &a, w, batch, &fatal);
-    if (fatal) return EXIT_USAGE;
     ScBoard *b[2];
     ScResult *r[2];
     unsigned char *bad[2];
+    int status = fatal ? EXIT_USAGE : EXIT_OK, eof = fatal;
     for (int i = 0; i < 2; i++) {
         b[i] = malloc(batch * sizeof(ScBoard));
         r[i] = malloc(batch * sizeof(ScResult));
         bad[i] = malloc(batch);
+        if (!eof && (!b[i] || !r[i] || !bad[i])) status = cli_error("screen", "out of memory for batches of %zu", batch), eof = 1;
     }
     size_t cnt[2] = {0, 0};
-    int slot = 0, pending[2] = {0, 0}, status = EXIT_OK, eof = 0;
+    int slot = 0, pending[2] = {0, 0};
     char line[4096];
     while (!eof) {
         size_t n = 0;
@@ -446,14 +456,16 @@ int bench_screen(int argc, char **argv) {
     size_t n = a.verify ? (size_t)a.verify : 1000000, n3 = n / 10;
     int32_t *w = malloc(SC_W_NB * sizeof *w);
     char err[ERR_MAX + 300];
-    if (points_load(a.points, w, err, sizeof err)) return cli_error("bench", "%s", err);
     ScBoard *b = malloc(n * sizeof *b);
     ScResult *r[3];
     for (int i = 0; i < 3; i++) r[i] = malloc(n * sizeof(ScResult));
+    OclScreen *s = NULL;
+    int status = EXIT_USAGE, fatal;
+    if (!w || !b || !r[0] || !r[1] || !r[2]) { cli_error("bench", "out of memory for %zu boards", n); goto out; }
+    if (points_load(a.points, w, err, sizeof err)) { cli_error("bench", "%s", err); goto out; }
     screen_random_boards(b, n, a.seed);
-    int fatal;
-    OclScreen *s = open_device("bench", &a, w, a.batch ? (size_t)a.batch : 0, &fatal);
-    if (fatal) return EXIT_USAGE;
+    s = open_device("bench", &a, w, a.batch ? (size_t)a.batch : 0, &fatal);
+    if (fatal) goto out;
 #ifdef _OPENMP
     int nt = a.threads ? a.threads : omp_get_max_threads();
 #else
@@ -463,7 +475,7 @@ int bench_screen(int argc, char **argv) {
     printf("paths: (a) C reference, 1 thread; (b) OpenMP, %d threads; (c) OpenCL %s\n", nt, s ? ocl_screen_device(s) : "(none)");
     static const char *const MODE[3] = {"validity+mate1+points", "+ mate3", "+ futile_mate1"};
     static const int MODE_FLAGS[3] = {0, SC_DO_MATE3, SC_DO_FUTILE};
-    int status = EXIT_OK;
+    status = EXIT_OK;
     for (int mode = 0; mode < (a.gen_only ? 0 : 3); mode++) {
         size_t m = mode ? n3 : n;
         int flags = (a.flags & SC_STRICT_HANDS) | MODE_FLAGS[mode];

@@ -175,6 +175,11 @@ err bench-repeat-zero    "--repeat must be a whole number in 1..100, got '0'" be
 err bench-nodes-negative "--nodes must be a whole number in 1..1000000000000000, got '-1'" bench confirm --nodes -1
 err bench-count-trailing "--count must be a whole number in 1..100000000, got '5x'" bench solve --count 5x
 err bench-threads-none   '--threads needs a value'         bench solve --threads
+# a bad points file on each screen path, under the sanitizers without a leak
+err screen-points-missing "cannot open points file '$tmp/none.txt'" screen --points "$tmp/none.txt"
+err screen-verify-points "cannot open points file '$tmp/none.txt'" screen --verify 100 --points "$tmp/none.txt"
+err screen-generate-points "cannot open points file '$tmp/none.txt'" screen --generate 100 --points "$tmp/none.txt"
+err bench-screen-points  "cannot open points file '$tmp/none.txt'" bench screen --points "$tmp/none.txt"
 err screen-batch-zero    "--batch must be a whole number in 1..4194304, got '0'" screen --batch 0
 err screen-seed-letters  "--seed must be a whole number in 0..2147483647, got 'abc'" screen --generate 5 --seed abc
 err screen-points-none   '--min-points needs a value'      screen --min-points
