@@ -96,6 +96,16 @@ static const char *excerpt(const char *s, int n, char buf[64]) {
 
 static int starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
 
+/* "   12 ７六歩(77)": a move number, then a space.  Some writers leave out the
+ * 手数---- header; such lines are still moves, never header lines to pass over
+ * (the diagram's column line "  ９ ８ ..." has full-width digits). */
+static int numbered_line(const char *s) {
+    while (*s == ' ') s++;
+    if (*s < '0' || *s > '9') return 0;
+    while (*s >= '0' && *s <= '9') s++;
+    return *s == ' ' || starts(s, "\xe3\x80\x80");  /* (U+3000, the full-width space) */
+}
+
 /* Skips one prefix of `words` at *s; the index of the one found, or -1. */
 static int eat(const char **s, const char *const *words, int n) {
     for (int i = 0; i < n; i++)
@@ -344,7 +354,7 @@ int kif_reader_next(KifReader *r, int strict_hands, KifGame *out, char *err, siz
             else if (!g->nrows) g->hirate = -1;  /* a handicap named, no diagram (yet) */
         } else if (starts(s, "手数")) {
             g->moves_part = 1;
-        } else if (g->moves_part && ((*s >= '0' && *s <= '9') || *s == ' ')) {
+        } else if ((g->moves_part && ((*s >= '0' && *s <= '9') || *s == ' ')) || numbered_line(s)) {
             if (!started) {  /* the position, once, before the first move line */
                 if (g->border != 2 && g->nrows) rc = fail(err, errlen, line, "the board diagram is not complete");
                 else if (build_sfen(g, sfen, sizeof sfen)) rc = fail(err, errlen, line, "%s", no_position(g));

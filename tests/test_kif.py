@@ -152,6 +152,15 @@ def dialects(tmp):
     p = sfen_cmd([], "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\n".encode())
     check(p.stdout.decode().strip() == "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d",
           "平手: %s %s" % (p.stdout[:200], p.stderr[:200]))
+    # the same without the 手数---- header: the numbered lines are still the moves
+    # (they were once passed over as header lines, leaving the start position alone)
+    p = sfen_cmd([], "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n".encode())
+    check(p.returncode == 0 and p.stdout.decode().strip() ==
+          "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d",
+          "no 手数 header: %s %s" % (p.stdout[:200], p.stderr[:200]))
+    p = sfen_cmd([], "手合割：平手\n1 ７六歩(77)\n2 bogus\n".encode())
+    check(p.returncode == 2 and "not a move: 'bogus'" in p.stderr.decode(),
+          "no 手数 header, a bad move: %s %s" % (p.stdout[:200], p.stderr[:200]))
 
 
 def bad_input(tmp):
