@@ -78,7 +78,8 @@ const char USAGE_SOLVE[] =
     "                3, ..., N?\"), no unbounded search; none: result unknown with\n"
     "                \"length_lb\" (no mate within N is proved; a longer mate may exist)\n"
     "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
-    "  --kif DIR     also write each mate as DIR/NNNN.kif\n"
+    "  --kif DIR     also write each mate as DIR/NNNN.kif (DIR is made if missing;\n"
+    "                one that cannot be written is refused before any search)\n"
     "  --out FILE    the answers go to FILE instead of stdout.  If FILE already holds\n"
     "                answers (a run killed or stopped by Ctrl-C), those that answer\n"
     "                the same inputs in order and are complete are kept and the run\n"
@@ -584,7 +585,18 @@ int cmd_solve(int argc, char **argv) {
     int npos, rc;
     if (!pos_args) return EXIT_FAIL;
     if ((rc = parse_opts("solve", argc, argv, &o, &pos_args, &npos))) { free(pos_args); return rc; }
-    if (o.kif_dir) mkdir(o.kif_dir, 0777);
+    if (o.kif_dir) {  /* refused up front, as --out is: a run must not end with its KIF files missing */
+        struct stat st;
+        const char *why = NULL;
+        if (mkdir(o.kif_dir, 0777) && errno != EEXIST) why = strerror(errno);
+        else if (stat(o.kif_dir, &st)) why = strerror(errno);
+        else if (!S_ISDIR(st.st_mode)) why = "not a directory";
+        else if (access(o.kif_dir, W_OK | X_OK)) why = strerror(errno);
+        if (why) {
+            free(pos_args);
+            return cli_error("solve", "--kif %s: cannot write KIF files there (%s)", o.kif_dir, why);
+        }
+    }
     Job *jobs = NULL;
     int n = 0, cap = 0;
     int nkif = 0;

@@ -191,6 +191,11 @@ err solve-hash-too-big   "more than this machine's"        solve --hash 1048576 
 err solve-hash-none      '--hash needs a value'            solve --hash
 err solve-out-none       '--out needs a value'             solve --out
 err solve-out-unwritable 'cannot write'                    solve --out "$tmp/no/such/dir/answers.jsonl" "$OK"
+# --kif DIR that cannot be made or written: refused before any search (the answers
+# once came out with exit 0 and a message per missing file)
+err solve-kif-no-parent  "--kif $tmp/no/such: cannot write KIF files there (No such file or directory)" solve --kif "$tmp/no/such" "$OK"
+: >"$tmp/plain-file"
+err solve-kif-a-file     "cannot write KIF files there (not a directory)" solve --kif "$tmp/plain-file" "$OK"
 printf '{"sfen":"4k4/9/9/9/9/9/9/9/9 b P 1","result":"nomate"}\n' >"$tmp/other.jsonl"
 err solve-out-other      'does not answer input 1'         solve --out "$tmp/other.jsonl" "$OK"
 err args-too-long        'arguments too long'              moves "$(printf 'x%.0s' $(seq 1 5000))"
