@@ -719,9 +719,11 @@ int bench_solve(int count, int threads, const char *peer) {
 #endif
     printf("bench solve: first %d problems per set, --hash 16 per thread, --time 10000\n"
            "  exact = verdict, exact length, main line (--no-flaws); full = + 余詰/notes (--yozume-depth 4)\n", count);
+    int found = 0;
     for (size_t s = 0; s < sizeof BENCH_SETS / sizeof BENCH_SETS[0]; s++) {
         FILE *f = fopen(BENCH_SETS[s], "r");
         if (!f) { printf("%s: missing\n", BENCH_SETS[s]); continue; }
+        found++;
         char buf[16384];
         Job *jobs = NULL;
         char **lines = calloc((size_t)count, sizeof *lines);  /* as read: the peer's input */
@@ -766,5 +768,7 @@ int bench_solve(int count, int threads, const char *peer) {
         free_lines(lines, n);
         if (peer_failed) return EXIT_USAGE;
     }
+    /* (a run from elsewhere than the repository root measured nothing: not a success) */
+    if (!found) return cli_error("bench", "no problem set found (the paths are relative: run it from the repository root)");
     return EXIT_OK;
 }

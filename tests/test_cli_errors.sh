@@ -171,6 +171,11 @@ err compose-pop-fraction "--pop must be a whole number in 2..100000, got '2.5'" 
 err compose-seed-inexact "--seed must be a whole number"   compose ga --seed 1.5e20
 err compose-mutation-nan "--mutation must be a number in 0..1, got 'nan'" compose ga --mutation nan
 err compose-rate-high    "--archive-rate must be a number in 0..1, got '1.5'" compose ga --archive-rate 1.5
+# bench solve away from the repository root finds no set: an error, not an empty success
+tg_abs="$(cd "$(dirname "$TG")" && pwd)/tsumegen"
+(cd "$tmp" && "$tg_abs" bench solve --count 1 >/dev/null 2>"$tmp/bench-err"); rc=$?
+if [ "$rc" = 2 ] && grep -q "no problem set found" "$tmp/bench-err"; then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL: bench-solve-no-sets: exit $rc, $(head -c 200 "$tmp/bench-err")"; fi
 err bench-repeat-zero    "--repeat must be a whole number in 1..100, got '0'" bench --repeat 0
 err bench-nodes-negative "--nodes must be a whole number in 1..1000000000000000, got '-1'" bench confirm --nodes -1
 err bench-count-trailing "--count must be a whole number in 1..100000000, got '5x'" bench solve --count 5x
