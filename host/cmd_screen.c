@@ -309,7 +309,10 @@ int cmd_screen(int argc, char **argv) {
         b[i] = malloc(batch * sizeof(ScBoard));
         r[i] = malloc(batch * sizeof(ScResult));
         bad[i] = malloc(batch);
-        if (!eof && (!b[i] || !r[i] || !bad[i])) status = cli_error("screen", "out of memory for batches of %zu", batch), eof = 1;
+        if (!eof && (!b[i] || !r[i] || !bad[i])) {
+            status = cli_error("screen", "out of memory for batches of %zu", batch);
+            eof = 1;
+        }
     }
     size_t cnt[2] = {0, 0};
     int slot = 0, pending[2] = {0, 0};
