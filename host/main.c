@@ -11,8 +11,8 @@ static const Command COMMANDS[] = {
     {"sfen", cmd_sfen, "read KIF or CSA records as SFEN lines", USAGE_SFEN},
     {"solve", cmd_solve, "exact tsume verifier (df-pn): length, main line, flaws", USAGE_SOLVE},
     {"usi", cmd_usi, "USI tsume engine for shogi GUIs (go mate)", USAGE_USI},
-    {"compose", cmd_compose, "compose perfect problems (GA of seeds/000)", USAGE_COMPOSE},
-    {"bench", cmd_bench, "speed figures (perft)", USAGE_BENCH},
+    {"compose", cmd_compose, "compose perfect problems: ga (seeds/000), extend (逆算)", USAGE_COMPOSE},
+    {"bench", cmd_bench, "speed figures: perft, solve, screen, confirm", USAGE_BENCH},
     {"screen", cmd_screen, "screen boards: legality, checks, mate1, mate3, points", USAGE_SCREEN},
     {"devices", cmd_devices, "list OpenCL devices for screen", USAGE_DEVICES},
 };
