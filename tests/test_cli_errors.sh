@@ -171,6 +171,14 @@ err compose-pop-fraction "--pop must be a whole number in 2..100000, got '2.5'" 
 err compose-seed-inexact "--seed must be a whole number"   compose ga --seed 1.5e20
 err compose-mutation-nan "--mutation must be a number in 0..1, got 'nan'" compose ga --mutation nan
 err compose-rate-high    "--archive-rate must be a number in 0..1, got '1.5'" compose ga --archive-rate 1.5
+# --resume without a checkpoint: said before the screening device opens (it once
+# built the OpenCL program first, seconds on pocl, then named the missing file)
+mkdir -p "$tmp/empty-run"
+"$TG" compose ga --resume --out "$tmp/empty-run" </dev/null >/dev/null 2>"$tmp/resume-err"; rc=$?
+if [ "$rc" = 2 ] && grep -q "resume: cannot open $tmp/empty-run/checkpoint.txt" "$tmp/resume-err" \
+    && ! grep -qi "device" "$tmp/resume-err"; then pass=$((pass + 1))
+else fail=$((fail + 1)); echo "FAIL: compose-resume-no-checkpoint: exit $rc, $(head -c 300 "$tmp/resume-err")"; fi
+err compose-extend-resume-none "resume: cannot open"    compose extend --resume --out "$tmp/empty-run"
 # bench solve away from the repository root finds no set: an error, not an empty success
 tg_abs="$(cd "$(dirname "$TG")" && pwd)/tsumegen"
 (cd "$tmp" && "$tg_abs" bench solve --count 1 >/dev/null 2>"$tmp/bench-err"); rc=$?
