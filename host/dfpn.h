@@ -77,6 +77,10 @@ void df_interrupt(void);
 /* Undoes df_interrupt; only while no search runs (usi: before each go mate). */
 void df_clear_interrupt(void);
 int df_interrupted(void);
+/* on: c's searches run on to their own limits after df_interrupt (the last short
+ * searches that finish an answer: the found mate's line after usi's stop); off
+ * (the default) again after them. */
+void df_past_interrupt(DfCtx *c, int on);
 /* Starts a new problem: attacker colour, limits (0 = none; deadline in seconds of
  * CLOCK_MONOTONIC, 0 = none).  Old table entries are invalidated (generation). */
 void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline);

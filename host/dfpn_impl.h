@@ -110,6 +110,7 @@ struct DfCtx {
     int owns_tt;    /* 0: a helper on another context's table (df_new_helper) */
     int locking;    /* the table is shared right now: probes and stores lock their cluster */
     const atomic_int *stop;  /* set by the other thread of a shared search: abort */
+    int past_interrupt;      /* df_past_interrupt: searches run on after df_interrupt */
     atomic_ullong helper_nodes;  /* owner: its sharing helper's nodes so far (progress only) */
     atomic_ullong *publish;      /* helper: where it puts its count every 1,024 nodes (NULL alone) */
     int find;    /* an unbounded plain search (finding a mate): new AND nodes' pn counts one

@@ -109,8 +109,10 @@ void df_clear_interrupt(void) { atomic_store(&interrupted_all, 0); }
 int df_interrupted(void) { return atomic_load_explicit(&interrupted_all, memory_order_relaxed); }
 
 int df_stopped(const DfCtx *c) {
-    return df_interrupted() || (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed));
+    return (df_interrupted() && !c->past_interrupt) || (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed));
 }
+
+void df_past_interrupt(DfCtx *c, int on) { c->past_interrupt = on; }
 
 int df_aborted(const DfCtx *c) { return c->aborted; }
 void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline) {

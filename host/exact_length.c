@@ -44,7 +44,7 @@ static int line_drops(DfCtx *c, const Position *pos, int len) {
  * at ply 7, where a defence was mated in one. */
 static DfResult line_repair(DfCtx *c, Position *pos, int depth, uint64_t *left) {
     DfResult r = {DF_UNKNOWN, 0, 0, MOVE_NONE};
-    if (!*left || df_interrupted()) return r;
+    if (!*left || df_stopped(c)) return r;
     uint64_t n0 = df_nodes(c);
     df_set_limits(c, n0 + *left, 0);
     r = df_search(c, pos, depth, DF_PLAIN);

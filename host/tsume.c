@@ -572,11 +572,18 @@ static int solve_bounded(DfCtx *c, DfCtx *h, const TsOptions *o, TsAnswer *a, Po
  * 23 plies in a mate of 29, where 7c8b's bound said 17 and its line ran 11). */
 #define LINE_REPAIR_MIN 10000
 #define LINE_REPAIR_MAX 1000000
+/* After an interrupt (usi's stop, solve's Ctrl-C) the repair still runs, with at
+ * most this many nodes (a fraction of a second): the mate found is what was asked
+ * for, and without it usi's stop answered "checkmate timeout" after a mate. */
+#define LINE_REPAIR_INTERRUPTED 200000
 static void found_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position *root, double deadline) {
     uint64_t repair = df_nodes(c) / 16;
     repair = repair < LINE_REPAIR_MIN ? LINE_REPAIR_MIN : repair > LINE_REPAIR_MAX ? LINE_REPAIR_MAX : repair;
+    if (df_interrupted() && repair > LINE_REPAIR_INTERRUPTED) repair = LINE_REPAIR_INTERRUPTED;
     uint64_t n0 = df_nodes(c);
+    df_past_interrupt(c, 1);
     a->nline = found_mate_line(c, root, a->plain_len, repair, a->line, TS_MAX_PV);
+    df_past_interrupt(c, 0);
     if (o->trace)
         fprintf(stderr, "trace: the mate found: %d plies (0: lost), %llu nodes to prove lost entries again\n", a->nline,
                 (unsigned long long)(df_nodes(c) - n0));

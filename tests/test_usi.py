@@ -11,7 +11,8 @@ A client here speaks the protocol over pipes, as a GUI does, and checks:
    no mate: `checkmate nomate`, and cshogi's df-pn finds no mate either;
 4. limits: go mate with a short time on Zuko 8 (no mate found in minutes) answers
    `checkmate timeout`, never nomate, soon after the time; go mate infinite answers
-   isready while it searches, prints progress, and answers timeout soon after stop;
+   isready while it searches, prints progress, and answers timeout soon after stop (the
+   found mate's line when the progress had shown one);
 5. bad input: an unreadable position or an illegal move is named in `info string error`,
    and go mate on it answers timeout; unknown commands and options are named; go without
    mate answers bestmove resign; quit and the end of input end the engine (exit 0);
@@ -226,6 +227,20 @@ def limits(e):
     else:
         check(last == "checkmate timeout", "Zuko 21 in 4 s: no answer: %s" % got[-3:])
         print("Zuko 21 in 4 s: no mate found in the time")
+    # stop after the progress says a mate was found: the answer is that mate's line
+    # (it once was "checkmate timeout": the stop cut the line's repair searches too)
+    e.send("position sfen " + zuko21, "go mate infinite")
+    got, last = e.until(lambda l: re.search(r"string mate \d+ found", l) or l.startswith("checkmate"), 20 + SLACK)
+    if last and not last.startswith("checkmate"):
+        t = time.time()
+        e.send("stop")
+        got, last = e.until(lambda l: l.startswith("checkmate"), 5 + SLACK)
+        check(time.time() - t < SLACK, "stop after a mate answered after %.1f s" % (time.time() - t))
+        moves = last.split()[1:] if last else []
+        bad = replay_mates(zuko21, moves) if moves and moves[0] != "timeout" else "no line"
+        check(bad is None and len(moves) % 2 == 1, "Zuko 21, stop after a mate: %s: %s" % (bad, got[-3:]))
+    else:
+        print("Zuko 21 infinite: no mate found in %d s" % (20 + SLACK))
     # a stop with no search running must not cut the next one short
     e.send("stop")
     got, last = e.go_mate("sfen 5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1")
