@@ -43,6 +43,10 @@ out=$(python3 benchmarks/record_walk.py zukou-999 2>&1); rc=$?
 if [ $rc -ne 0 ] && echo "$out" | grep -q "zukou-999 not found"; then ok "record_walk.py: unknown id refused"
 else bad "record_walk.py: unknown id (exit $rc): $out"; fi
 
+# what a GUI gets after stop (one short wait: a line, or a timeout on a slow build)
+out=$(python3 benchmarks/usi_stop.py "$TSUMEGEN" 1 2>&1); rc=$?
+expect "usi_stop.py" $rc "$out" '^stop after +1 s: answer [0-9.]+ s later, (line of [0-9]+ plies|timeout)$'
+
 # Table 2's script and its summary, one generation of 6 (the OpenMP screen)
 out=$(POP=6 GENS=1 SEEDS=1 NODES=2000 BIGPOP=6 DEVICE=omp bash benchmarks/ga_table2.sh "$tmp/t2" 2>&1); rc=$?
 expect "ga_table2.sh" $rc "$out" '^population 6 x 1 generations, node limit 2000, seeds 1' \
