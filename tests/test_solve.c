@@ -395,6 +395,11 @@ TEST(solve_length_search_variants_agree) {
  * which one wins (and what each finds in the table) varies from run to run; the
  * answer may not.  Zuko 22 (51 plies) is long enough for the owner to settle the
  * main line ahead of the walk first (SETTLE_AHEAD_MIN_PLIES). */
+#ifdef TG_DEBUG
+#define PAIR_REPEATS 1  /* make check: the pair's code under the sanitizers once (3x: 90 s) */
+#else
+#define PAIR_REPEATS 3
+#endif
 TEST(solve_pair_threads_agree) {
     static const struct { const char *sfen; int len; } probs[] = {
         {"9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/7G1/7+R+r b N2P2g4s2n3l13p 1", 21},  /* Zuko 2 */
@@ -410,7 +415,7 @@ TEST(solve_pair_threads_agree) {
         TsOptions o = {0, 60, 1, 1, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0};
         ts_solve(ctx(), &pos, &o, &one);
         o.helper = helper;
-        for (int rep = 0; rep < 3; rep++) {
+        for (int rep = 0; rep < PAIR_REPEATS; rep++) {
             ts_solve(ctx(), &pos, &o, &a);
             CHECK(a.result == TS_MATE && a.exact_length);
             CHECK_EQ_U64(a.length, probs[i].len);
