@@ -11,6 +11,11 @@ pass=0; fail=0
 ok() { echo "ok   $1"; pass=$((pass+1)); }
 bad() { echo "FAIL $1"; fail=$((fail+1)); }
 d=$(mktemp -d)
+# Under the sanitizers (make check) three runs whose checks are of content, which make
+# test runs, are left out: the one-thread and default-device comparisons and the
+# seed-5 lines (together about 110 s there, of the suite's 20 minutes on a slow host);
+# the code they reach runs in the other runs, test_screen and test_solve.
+case "$BIN" in *san*) san=1 ;; *) san=0 ;; esac
 # small extension and cook-removal budgets: the defaults (3 x 48 candidates and 8 x 8 x 3
 # repairs a generation) are several times the 30 children of these short runs and made
 # this test the slowest under the sanitizers; 3 x 4 x 2 still repairs (4 perfect here)
@@ -35,9 +40,11 @@ sys.exit(1 if bad or len(out) != len(rows) else 0)
 PY
 # the same seed on one thread: verification, second looks and the reduction of the
 # perfect boards run on the threads, the results must not depend on how many
+if [ $san = 0 ]; then
 "$BIN/tsumegen" compose ga ${args/--threads 2/--threads 1} --out "$d/b" > "$d/b.sum" 2>/dev/null
 cmp -s "$d/a/problems.jsonl" "$d/b/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/b/undecided.jsonl" &&
     ok "reproducible from --seed, on one thread as on two" || bad "same seed gave other problems on one thread"
+else echo "skip the one-thread run (sanitizer build)"; fi
 python3 - "$d/a/summary.json" "$d/a.sum" <<'PY' && ok "summary.json parses and matches the printed summary" || bad "summary.json"
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -87,9 +94,7 @@ PY
 # Replayed on cshogi: legal, every attacker move a check; a main line ends where the
 # defender has no move but drops (interpositions the futile rule discounts) or none,
 # a mate line (a plain-rule mate) in checkmate.  (This seed's run leaves one of each.)
-# (Not under the sanitizers: a check of content, which make test runs, and their
-# slowest run, about 70 s; the code it reaches runs in the other runs and in test_solve.)
-case "$BIN" in *san*) echo "skip undecided.jsonl lines (sanitizer build)" ;; *)
+if [ $san = 0 ]; then
 "$BIN/tsumegen" compose ga ${args/--seed 2/--seed 5} --out "$d/pv" > /dev/null 2>&1
 python3 - "$d/pv/undecided.jsonl" <<'PY' && ok "undecided.jsonl: main lines and mate lines, replayed on cshogi" || bad "undecided.jsonl lines"
 import json, sys, cshogi
@@ -111,15 +116,16 @@ for r in mls:
     good = good and ok
 sys.exit(0 if good else 1)
 PY
-;;
-esac
+else echo "skip the undecided.jsonl lines (sanitizer build)"; fi
 # the default device (pocl/GPU if present, else the OpenMP path) screens bit for bit
 # like OpenMP, so the same problems come out
+if [ $san = 0 ]; then
 (unset TSUMEGEN_DEVICE; ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} TSUMEGEN_CACHE_DIR="$d/cache" \
     "$BIN/tsumegen" compose ga ${args/--device omp/} --out "$d/dev" >/dev/null 2>"$d/dev.err")
 dev=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["device"])' "$d/dev/summary.json" 2>/dev/null)
 cmp -s "$d/a/problems.jsonl" "$d/dev/problems.jsonl" && ok "default device ($dev) gives the same problems as --device omp" \
     || { bad "default device ($dev) gave other problems than --device omp"; cat "$d/dev.err"; }
+else echo "skip the default-device run (sanitizer build)"; fi
 # resume: run 2 generations, then continue to 4: same problems as the straight run
 "$BIN/tsumegen" compose ga ${args/--gens 4/--gens 2} --out "$d/c" >/dev/null 2>&1
 cp -r "$d/c" "$d/c3" && cp -r "$d/c" "$d/c4"
