@@ -241,6 +241,10 @@ def limits(e):
         check(bad is None and len(moves) % 2 == 1, "Zuko 21, stop after a mate: %s: %s" % (bad, got[-3:]))
     else:
         print("Zuko 21 infinite: no mate found in %d s" % (20 + SLACK))
+        if last is None:  # (still searching: stopped here, so that its answer is not the next one's)
+            e.send("stop")
+            got, last = e.until(lambda l: l.startswith("checkmate"), 5 + SLACK)
+            check(last is not None, "Zuko 21 infinite: no answer after stop: %s" % got[-3:])
     # a stop with no search running must not cut the next one short
     e.send("stop")
     got, last = e.go_mate("sfen 5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1")
