@@ -1,5 +1,4 @@
 /* cmd_compose.c - `tsumegen compose ga`: options and the verifier hookup. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,11 +114,6 @@ static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions 
  * caller after the run) like typed ones; those it gives are compared with them in
  * load_checkpoint.  0, or the exit status after a message. */
 static int adopt_saved(ComposeOptions *o, int extend_mode, const char **given, int ngiven, char ***saved, int *nsaved) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/checkpoint.txt", o->out_dir);
-    FILE *f = fopen(path, "r");  /* said here, before the device opens (seconds on pocl) */
-    if (!f) return cli_error("compose", "--resume: cannot open %s: %s", path, strerror(errno));
-    fclose(f);
     if (!(*saved = compose_saved_words(o->out_dir, nsaved))) return 0;  /* (load_checkpoint says why) */
     char **words = malloc(sizeof(char *) * (size_t)(*nsaved + 2));
     const char **ignored = malloc(sizeof(char *) * (size_t)(*nsaved + 1));

@@ -579,9 +579,21 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
 #ifdef _OPENMP
     if (o->threads > 0) omp_set_num_threads(o->threads);
 #endif
+    r.pop = calloc((size_t)o->pop, sizeof *r.pop);
+    if (!r.pop) return free_run(&r), 2;
+    rng_seed(&r.rng, o->seed);
+    if (o->resume && load_checkpoint(&r)) return free_run(&r), 2;
+    snprintf(path, sizeof path, "%s/problems.jsonl", o->out_dir);
+    struct stat st;
+    if (!o->resume && stat(path, &st) == 0 && st.st_size > 0) {  /* never overwrite results */
+        fprintf(stderr, "tsumegen compose: %s already holds problems: continue it with --resume or choose another --out\n", path);
+        return free_run(&r), 2;
+    }
     /* the screening device, once per run: building the program and its self-test
-     * cost more than a generation's batch; a bad --device fails before anything
-     * is written */
+     * cost more than a generation's batch.  Opened after the checks of the
+     * checkpoint and of earlier results, which answer at once (pocl builds for
+     * seconds), and before anything is made or written, so that a bad --device
+     * leaves no trace */
     if (o->cl_threads) ocl_set_cl_threads(o->cl_threads);
     int n = o->pop * (o->oversample < 1 ? 1 : o->oversample), fatal = 0;
     if (o->method != METHOD_EXTEND)  /* compose extend screens nothing */
@@ -591,16 +603,6 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     snprintf(r.device, sizeof r.device, "%s", r.dev ? ocl_screen_device(r.dev) : o->method == METHOD_EXTEND ? "none" : "OpenMP");
     if (mkdir(o->out_dir, 0777) && errno != EEXIST) {
         fprintf(stderr, "tsumegen compose: cannot create %s: %s\n", o->out_dir, strerror(errno));
-        return free_run(&r), 2;
-    }
-    r.pop = calloc((size_t)o->pop, sizeof *r.pop);
-    if (!r.pop) return free_run(&r), 2;
-    rng_seed(&r.rng, o->seed);
-    if (o->resume && load_checkpoint(&r)) return free_run(&r), 2;
-    snprintf(path, sizeof path, "%s/problems.jsonl", o->out_dir);
-    struct stat st;
-    if (!o->resume && stat(path, &st) == 0 && st.st_size > 0) {  /* never overwrite results */
-        fprintf(stderr, "tsumegen compose: %s already holds problems: continue it with --resume or choose another --out\n", path);
         return free_run(&r), 2;
     }
     r.problems = fopen(path, o->resume ? "a" : "w");
