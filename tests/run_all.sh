@@ -24,7 +24,28 @@ run() {  # run NAME COMMAND...
     fi
     rm -f "$log"
 }
-run unit "$BIN/unit_tests"
+# The unit tests in UNIT_SHARDS processes side by side (default: the cores, at most 4);
+# most of them are single-threaded, and under the sanitizers they take minutes.
+unit_sharded() {
+    local n=${UNIT_SHARDS:-$(nproc 2>/dev/null || echo 1)} dir rc=0 p=0 f=0 k pids=()
+    case $n in '' | *[!0-9]*) n=1 ;; esac
+    [ "$n" -gt 4 ] && n=4
+    [ "$n" -lt 1 ] && n=1
+    dir=$(mktemp -d)
+    for ((k = 0; k < n; k++)); do "$BIN/unit_tests" --shard "$k/$n" >"$dir/$k" 2>&1 & pids+=($!); done
+    for k in "${pids[@]}"; do wait "$k" || rc=1; done
+    for ((k = 0; k < n; k++)); do
+        cat "$dir/$k"
+        local line; line=$(grep -E '^unit: [0-9]+ passed, [0-9]+ failed' "$dir/$k" | tail -1)
+        if [ -z "$line" ]; then echo "FAIL unit shard $k/$n: no summary line"; f=$((f + 1)); continue; fi
+        p=$((p + $(echo "$line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')))
+        f=$((f + $(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')))
+    done
+    rm -rf "$dir"
+    echo "unit (all shards): $p passed, $f failed"
+    return $rc
+}
+run unit unit_sharded
 for t in tests/test_*.sh; do [ -e "$t" ] && run "$(basename "$t" .sh)" bash "$t"; done
 for t in tests/test_*.py; do [ -e "$t" ] && run "$(basename "$t" .py)" python3 "$t"; done
 echo "$total_pass passed, $total_fail failed"
