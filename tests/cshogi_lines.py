@@ -15,3 +15,11 @@ def play_checks(sfen, moves):
         if i % 2 == 0 and not b.is_check():
             return None, "move %d (%s) is no check" % (i + 1, m)
     return b, None
+
+
+def cshogi_finds_no_mate(board, depth, nodes):
+    """cshogi's df-pn (every evasion a defence) ended without a mate within depth plies
+    before its node limit.  A search stopped at the limit decided nothing, and search()
+    answers False then too: that must not read as "no mate"."""
+    dfpn = cshogi.DfPn(depth=depth, nodes=nodes)
+    return not dfpn.search(board) and dfpn.searched_node < nodes
