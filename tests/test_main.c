@@ -1,8 +1,9 @@
 /* test_main.c - runs every registered unit test.
- * Usage: unit_tests [--shard K/N] [FILTER]: FILTER, a part of the names to run (one that
- * matches no test is an error, not "0 passed"); --shard K/N, only the tests whose
- * index is K modulo N, so that tests/run_all.sh can run N processes side by side.  A test that takes a
- * second or more shows its time, so the slow ones are found without a profiler.
+ * Usage: unit_tests [--shard K/N] [FILTER]: FILTER, a part of the names to run (one
+ * that matches no test is an error, not "0 passed"); --shard K/N, only the tests
+ * whose index among those is K modulo N, so that tests/run_all.sh can run N processes
+ * side by side.  A test that takes a second or more shows its time, so the slow ones
+ * are found without a profiler.
  * Also the helpers that test.h declares for the test files.
  * Last line: "unit: N passed, N failed". */
 #include <stdlib.h>
