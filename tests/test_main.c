@@ -51,6 +51,9 @@ int main(int argc, char **argv) {
                 return 2;
             }
             a++;
+        } else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+            printf("usage: unit_tests [--shard K/N] [FILTER]\n");
+            return 0;
         } else if (!filter) {
             filter = argv[a];
         } else {
