@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
 export BIN
 total_pass=0; total_fail=0
+count_of() {  # count_of WORD LINE: N of "N WORD" in a "N passed, N failed" line
+    echo "$2" | grep -oE "[0-9]+ $1" | grep -oE '[0-9]+'
+}
 run() {  # run NAME COMMAND...
     local name=$1; shift
     local log; log=$(mktemp)
@@ -17,7 +20,7 @@ run() {  # run NAME COMMAND...
     if [ -z "$line" ]; then
         echo "   $name: no summary line (exit $rc)"; tail -20 "$log"; total_fail=$((total_fail+1))
     else
-        local p f; p=$(echo "$line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+'); f=$(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')
+        local p f; p=$(count_of passed "$line"); f=$(count_of failed "$line")
         echo "   $line ($((SECONDS - t0)) s)"
         total_pass=$((total_pass+p)); total_fail=$((total_fail+f))
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then echo "   $name exited $rc"; total_fail=$((total_fail+1)); fi
@@ -38,8 +41,7 @@ unit_sharded() {
         cat "$dir/$k"
         local line; line=$(grep -E '^unit: [0-9]+ passed, [0-9]+ failed' "$dir/$k" | tail -1)
         if [ -z "$line" ]; then echo "FAIL unit shard $k/$n: no summary line"; f=$((f + 1)); continue; fi
-        p=$((p + $(echo "$line" | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+')))
-        f=$((f + $(echo "$line" | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+')))
+        p=$((p + $(count_of passed "$line"))); f=$((f + $(count_of failed "$line")))
     done
     rm -rf "$dir"
     echo "unit (all shards): $p passed, $f failed"
