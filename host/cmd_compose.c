@@ -2,8 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <omp.h>
 #include "cli.h"
 #include "compose.h"
+#include "compose_random.h"
+#include "screen.h"
 #include "verify_adapter.h"
 
 const char USAGE_COMPOSE[] =
@@ -88,7 +91,30 @@ const char USAGE_COMPOSE[] =
     "perfect ones are written to DIR as the GA writes and join the pool, so the\n"
     "longest problem grows by 2 plies whenever a round succeeds.  --rounds (default\n"
     "20) rounds, or fewer when nothing is left to extend; checkpoint and --resume as\n"
-    "in the GA (a resume needs no --from: the pool is in the checkpoint).\n";
+    "in the GA (a resume needs no --from: the pool is in the checkpoint).\n"
+    "\n"
+    "usage: tsumegen compose random [--boards N] [--time S] [--seed S] [--start I]\n"
+    "                               [--band LO:HI] [--points FILE] [--nodes N] [--min-length L]\n"
+    "                               [--threads N] [--device D] [--cl-threads N]\n"
+    "                               [--out DIR] [--resume] [--quiet]\n"
+    "Random composition (seeds/002): the boards I .. I+N-1 of the generated stream of\n"
+    "`tsumegen screen --generate` (--boards, default 1e6; --start, default 0), screened\n"
+    "on the device; the legal ones with a check, an attacker piece on the board\n"
+    "(seeds/002 skips 無仕掛け diagrams) and tsume points in the band are verified\n"
+    "exactly with --nodes each (default 20000).  --points (default builtin:learned,\n"
+    "data/points_learned.txt, fitted by `tsumegen points learn`; builtin:hand is the\n"
+    "hand-set data/points_default.txt, or a FILE); --band LO:HI in points, either end\n"
+    "may be empty (default: the band the points file suggests, \"# suggested: --band\n"
+    "T:\", else seeds/002's best 100:115).  Perfect mates of --min-length plies or more\n"
+    "(default 5) lose their redundant pieces, pass the proof checker and go to\n"
+    "DIR/problems.jsonl and DIR/NNN.kif (default DIR out/random).  Every verdict is\n"
+    "logged in DIR/verdicts.tsv (index, points, class, length, nodes, ms; class\n"
+    "nomate, unknown, short, leftover, cooked, undecided or perfect), which\n"
+    "`tsumegen points learn` fits a points file to.  --time S stops after S seconds.\n"
+    "The summary (stdout and DIR/summary.json) counts each class and gives seconds\n"
+    "per good board (a mate of --min-length plies or more with no piece left over:\n"
+    "seeds/002's measure) and per perfect problem.  A checkpoint follows every chunk\n"
+    "of verifications; --resume continues with the same options.\n";
 
 #define DEFAULT_INIT "4k4/9/4P4/9/9/9/9/9/9 b G 1"
 
@@ -185,13 +211,61 @@ static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions 
     return 0;
 }
 
+/* `compose random`: its options into a RandomOptions and the run. */
+static int compose_random(int argc, char **argv) {
+    RandomOptions o;
+    random_defaults(&o);
+    int band_given = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        long long x = 0;
+        double d = 0;
+        if (!strcmp(a, "--resume")) { o.resume = 1; continue; }
+        if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
+        if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);
+        const char *v = argv[++i];
+        if (!strcmp(a, "--out")) o.out_dir = v;
+        else if (!strcmp(a, "--device")) o.device = v;
+        else if (!strcmp(a, "--points")) o.points_file = v;
+        else if (!strcmp(a, "--boards")) { if (cli_parse_int("compose", a, v, 1, 1LL << 50, &x)) return EXIT_USAGE; o.boards = (uint64_t)x; }
+        else if (!strcmp(a, "--start")) { if (cli_parse_int("compose", a, v, 0, 1LL << 60, &x)) return EXIT_USAGE; o.start = (uint64_t)x; }
+        else if (!strcmp(a, "--seed")) { if (cli_parse_int("compose", a, v, 0, 1000000000000000000LL, &x)) return EXIT_USAGE; o.seed = (uint64_t)x; }
+        else if (!strcmp(a, "--nodes")) { if (cli_parse_int("compose", a, v, 100, 1000000000000LL, &x)) return EXIT_USAGE; o.node_limit = (uint64_t)x; }
+        else if (!strcmp(a, "--min-length")) { if (cli_parse_int("compose", a, v, 1, 999, &x)) return EXIT_USAGE; o.min_length = (int)x; }
+        else if (!strcmp(a, "--threads")) { if (cli_parse_int("compose", a, v, 1, 1024, &x)) return EXIT_USAGE; o.threads = (int)x; }
+        else if (!strcmp(a, "--cl-threads")) { if (cli_parse_int("compose", a, v, 1, 1024, &x)) return EXIT_USAGE; o.cl_threads = (int)x; }
+        else if (!strcmp(a, "--time")) { if (cli_parse_real("compose", a, v, 0.001, 1e9, &d)) return EXIT_USAGE; o.seconds = d; }
+        else if (!strcmp(a, "--band")) {
+            band_given = 1;
+            const char *colon = strchr(v, ':');
+            char lo[64] = "", hi[64] = "";
+            double dl = 0, dh = 0;
+            if (!colon || colon - v >= (long)sizeof lo || strlen(colon + 1) >= sizeof hi)
+                return cli_error("compose", "--band must be LO:HI in points (either may be empty), got '%s'", v);
+            memcpy(lo, v, (size_t)(colon - v));
+            strcpy(hi, colon + 1);
+            if (*lo && cli_parse_real("compose", a, lo, -1e6, 1e6, &dl)) return EXIT_USAGE;
+            if (*hi && cli_parse_real("compose", a, hi, -1e6, 1e6, &dh)) return EXIT_USAGE;
+            o.band_lo = *lo ? (int32_t)(dl * 1000 + (dl < 0 ? -0.5 : 0.5)) : BAND_OPEN_LO;
+            o.band_hi = *hi ? (int32_t)(dh * 1000 + (dh < 0 ? -0.5 : 0.5)) : BAND_OPEN_HI;
+            if (o.band_lo > o.band_hi) return cli_error("compose", "--band '%s': LO is above HI", v);
+        } else return cli_error("compose", "unknown option '%s' for compose random (see tsumegen compose --help)", a);
+    }
+    int32_t lo;
+    if (!band_given && points_suggested_band(o.points_file, &lo)) o.band_lo = lo, o.band_hi = BAND_OPEN_HI;
+    if (!o.threads) o.threads = omp_get_max_threads();
+    o.proof = proofcheck_for_compose;
+    return compose_random_run(&o, verify_for_compose);
+}
+
 int cmd_compose(int argc, char **argv) {
+    if (argc >= 2 && !strcmp(argv[1], "random")) return compose_random(argc, argv);
     ComposeOptions o;
     compose_defaults(&o);
     o.init_sfen = DEFAULT_INIT;
     int extend_mode = argc >= 2 && !strcmp(argv[1], "extend");
     if (argc < 2 || (strcmp(argv[1], "ga") && !extend_mode))
-        return cli_error("compose", "expected 'compose ga' or 'compose extend' (see tsumegen compose --help)");
+        return cli_error("compose", "expected 'compose ga', 'compose extend' or 'compose random' (see tsumegen compose --help)");
     if (extend_mode) {
         o.method = METHOD_EXTEND;
         o.pop = 1;  /* no population: one placeholder in the checkpoint */
