@@ -47,7 +47,10 @@ build/gen/points_default.inc: build/gen/embed_cl data/points_default.txt
 
 $(BUILD)/host/ocl.o: build/gen/screen_src.inc
 $(BUILD)/host/ocl_gen.o: build/gen/screen_gen_src.inc
-$(BUILD)/host/screen.o: build/gen/points_default.inc
+build/gen/points_learned.inc: build/gen/embed_cl data/points_learned.txt
+	build/gen/embed_cl POINTS_LEARNED_TXT data/points_learned.txt > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/host/screen.o: build/gen/points_default.inc build/gen/points_learned.inc
 
 $(BUILD)/%.o: %.c build/gen/tables.inc $(wildcard core/*.h host/*.h)
 	@mkdir -p $(dir $@)

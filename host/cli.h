@@ -46,6 +46,8 @@ int cmd_usi(int argc, char **argv);
 extern const char USAGE_USI[];
 extern const char USAGE_SOLVE[];
 int cmd_compose(int argc, char **argv);
+int cmd_points(int argc, char **argv);
+extern const char USAGE_POINTS[];
 extern const char USAGE_COMPOSE[];
 int bench_solve(int count, int threads, const char *peer);  /* cmd_solve.c: `tsumegen bench solve` */
 /* A peer solver's sums over one run (bench solve --peer). */

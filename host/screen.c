@@ -1,6 +1,7 @@
 /* screen.c - host side of the screening engine (see screen.h). */
 #include "screen.h"
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -9,6 +10,7 @@
 #include "sfen.h"
 #include "util.h"
 #include "points_default.inc"  /* POINTS_DEFAULT_TXT, generated from data/points_default.txt */
+#include "points_learned.inc"  /* POINTS_LEARNED_TXT, from data/points_learned.txt */
 
 const char *const SC_REASON_NAME[SC_REASON_NB] = {
     "ok", "sfen", "two_kings", "too_many_pieces", "no_defender_king",
@@ -219,17 +221,48 @@ int points_parse(const char *text, const char *name, int32_t *w, char *err, size
     return 0;
 }
 
-int points_load(const char *path, int32_t *w, char *err, size_t errlen) {
-    if (!path) return points_parse(POINTS_DEFAULT_TXT, "data/points_default.txt(built in)", w, err, errlen);
+/* The text of a points file: a built-in copy (static) or the file read (malloc'd,
+ * *owned set); NULL with a message in err. */
+static const char *points_text(const char *path, const char **name, int *owned, char *err, size_t errlen) {
+    *owned = 0;
+    if (!path || !strcmp(path, POINTS_BUILTIN_HAND)) return *name = "data/points_default.txt(built in)", POINTS_DEFAULT_TXT;
+    if (!strcmp(path, POINTS_BUILTIN_LEARNED)) return *name = "data/points_learned.txt(built in)", POINTS_LEARNED_TXT;
+    *name = path;
     FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "cannot open points file '%s'", path); return -1; }
+    if (!f) { snprintf(err, errlen, "cannot open points file '%s'", path); return NULL; }
     size_t n;
     char *buf = util_slurp(f, &n);
     fclose(f);
-    if (!buf) { snprintf(err, errlen, "cannot read points file '%s'", path); return -1; }
-    int rc = points_parse(buf, path, w, err, errlen);
-    free(buf);
+    if (!buf) { snprintf(err, errlen, "cannot read points file '%s'", path); return NULL; }
+    *owned = 1;
+    return buf;
+}
+
+int points_load(const char *path, int32_t *w, char *err, size_t errlen) {
+    const char *name;
+    int owned;
+    const char *text = points_text(path, &name, &owned, err, errlen);
+    if (!text) return -1;
+    int rc = points_parse(text, name, w, err, errlen);
+    if (owned) free((char *)text);
     return rc;
+}
+
+int points_suggested_band(const char *path, int32_t *lo) {
+    const char *name;
+    char err[256];
+    int owned, found = 0;
+    const char *text = points_text(path, &name, &owned, err, sizeof err);
+    static const char KEY[] = "\n# suggested: --band ";
+    const char *p = text ? strstr(text, KEY) : NULL;
+    if (p) {
+        char *end;
+        p += sizeof KEY - 1;
+        double x = strtod(p, &end);
+        if (end != p && *end == ':') *lo = (int32_t)lround(x * 1000), found = 1;
+    }
+    if (owned) free((char *)text);
+    return found;
 }
 
 /* ---- CPU reference ----------------------------------------------------- */

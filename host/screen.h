@@ -15,9 +15,15 @@ extern const char *const SC_REASON_NAME[SC_REASON_NB];
  * zeroed. */
 int screen_parse_sfen(const char *text, ScBoard *b);
 
-/* Weights: loads FILE (NULL = the built-in copy of data/points_default.txt)
+/* Weights: loads FILE (NULL or POINTS_BUILTIN_HAND = the built-in copy of
+ * data/points_default.txt, POINTS_BUILTIN_LEARNED = of data/points_learned.txt)
  * into w[SC_W_NB].  Returns 0, or -1 with a message naming the line. */
+#define POINTS_BUILTIN_HAND "builtin:hand"
+#define POINTS_BUILTIN_LEARNED "builtin:learned"
 int points_load(const char *path, int32_t *w, char *err, size_t errlen);
+/* The lower end of the band a learned file suggests ("# suggested: --band T:",
+ * written by `points learn`), in milli-points: 1 with *lo set, else 0. */
+int points_suggested_band(const char *path, int32_t *lo);
 int points_parse(const char *text, const char *name, int32_t *w, char *err, size_t errlen);
 
 /* CPU reference over n boards: threads = 1 is one plain loop; 0 = OpenMP with

@@ -1,0 +1,125 @@
+/* cmd_points.c - `tsumegen points learn`: a tsume-points file fitted to the
+ * verdicts of `compose random` runs (points_learn.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "points_learn.h"
+#include "../core/screen.h"
+
+const char USAGE_POINTS[] =
+    "usage: tsumegen points learn [--epochs N] [--l2 X] [--rate X] [--holdout F] [--no-cost]\n"
+    "                             [--out FILE] VERDICTS.tsv ...\n"
+    "Fits a tsume-points filter (seeds/002's idea, learned instead of hand-set) to the\n"
+    "verdicts that `tsumegen compose random` logs in DIR/verdicts.tsv: logistic\n"
+    "regression on the features the points file weighs (the king's square, every piece\n"
+    "by owner, kind and offset from the king, every empty square by offset, the hands),\n"
+    "predicting \"good\" (a mate of the run's --min-length or more with no piece left\n"
+    "over: classes cooked, undecided, perfect).  Use verdicts of a run with an open band\n"
+    "(--band :) so that the model sees every kind of board.  The weights are written in\n"
+    "the points-file format (stdout, or --out FILE), scaled so that 100 points is the\n"
+    "training boards' rate of good and every 10 points more multiplies by e the odds\n"
+    "divided by the predicted verification time (see --no-cost);\n"
+    "use them as `compose random --points FILE --band T:` or in `screen --points`.\n"
+    "Every k-th board (--holdout F, default 0.2) is held out: the file's header and\n"
+    "stderr show, per threshold, the boards kept, the good among them and good boards\n"
+    "per second of verification, and the threshold T with the most (the suggested band).\n"
+    "  --epochs N  full-batch gradient steps (default 300)\n"
+    "  --l2 X      L2 penalty on the mean log-loss (default 0.0003)\n"
+    "  --rate X    AdaGrad step (default 0.05)\n"
+    "  --no-cost   rank by the odds of good alone; by default a second linear model\n"
+    "              predicts the log of each verification's time and is subtracted, so\n"
+    "              that the points rank boards by good ones per second of verification\n"
+    "The fit is deterministic for given inputs.\n";
+
+/* Appends the samples of one verdicts.tsv; 0, or EXIT_USAGE after a message. */
+static int read_verdicts(const char *path, PlSample **s, size_t *n, size_t *cap) {
+    FILE *f = fopen(path, "r");
+    if (!f) return cli_error("points", "cannot open %s: %s", path, strerror(errno));
+    char line[512];
+    unsigned long long seed = 0;
+    int lineno = 0, have_seed = 0, rc = 0;
+    while (!rc && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (line[0] == '#') {
+            const char *p = strstr(line, "verdicts: seed ");
+            if (p && sscanf(p + 15, "%llu", &seed) == 1) have_seed = 1;
+            continue;
+        }
+        unsigned long long index;
+        char cls[32];
+        double points, ms;
+        int len;
+        unsigned long long nodes;
+        if (!have_seed) rc = cli_error("points", "%s:%d: no '# ... verdicts: seed S' header before the first verdict", path, lineno);
+        else if (sscanf(line, "%llu %lf %31s %d %llu %lf", &index, &points, cls, &len, &nodes, &ms) != 6)
+            rc = cli_error("points", "%s:%d: expected index, points, class, length, nodes, ms", path, lineno);
+        else if (strcmp(cls, "nomate") && strcmp(cls, "unknown") && strcmp(cls, "short") && strcmp(cls, "leftover") &&
+                 strcmp(cls, "cooked") && strcmp(cls, "undecided") && strcmp(cls, "perfect"))
+            rc = cli_error("points", "%s:%d: unknown class '%s'", path, lineno, cls);
+        else {
+            if (*n == *cap) {
+                size_t c2 = *cap ? 2 * *cap : 4096;
+                PlSample *g = realloc(*s, c2 * sizeof *g);
+                if (!g) { rc = cli_error("points", "out of memory"); break; }
+                *s = g, *cap = c2;
+            }
+            PlSample *x = &(*s)[(*n)++];
+            x->seed = seed, x->index = index, x->ms = ms;
+            x->good = !strcmp(cls, "cooked") || !strcmp(cls, "undecided") || !strcmp(cls, "perfect");
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+int cmd_points(int argc, char **argv) {
+    if (argc < 2 || strcmp(argv[1], "learn")) return cli_error("points", "expected 'points learn' (see tsumegen points --help)");
+    PlOptions o = {300, 0.0003, 0.05, 0.2, 1};  /* (cost on) */
+    const char *out = NULL;
+    PlSample *s = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0, nfiles = 0;
+    for (int i = 2; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        long long x = 0;
+        if (a[0] != '-' || !a[1]) { rc = read_verdicts(a, &s, &n, &cap); nfiles++; continue; }
+        if (!strcmp(a, "--no-cost")) { o.cost = 0; continue; }
+        if (i + 1 >= argc) { rc = cli_error("points", "unknown option or missing value: '%s'", a); break; }
+        const char *v = argv[++i];
+        if (!strcmp(a, "--out")) out = v;
+        else if (!strcmp(a, "--epochs")) { if ((rc = cli_parse_int("points", a, v, 1, 10000, &x)) == 0) o.epochs = (int)x; }
+        else if (!strcmp(a, "--l2")) rc = cli_parse_real("points", a, v, 0, 10, &o.l2);
+        else if (!strcmp(a, "--rate")) rc = cli_parse_real("points", a, v, 1e-6, 10, &o.rate);
+        else if (!strcmp(a, "--holdout")) rc = cli_parse_real("points", a, v, 0, 0.9, &o.holdout);
+        else rc = cli_error("points", "unknown option '%s' (see tsumegen points --help)", a);
+    }
+    if (!rc && !nfiles) rc = cli_error("points", "points learn needs at least one verdicts.tsv");
+    if (!rc && n < 10) rc = cli_error("points", "only %zu verdicts: too few to learn from", n);
+    int32_t *w = rc ? NULL : malloc(sizeof(int32_t) * SC_W_NB);
+    char *report = NULL;
+    size_t rlen = 0;
+    FILE *rep = rc ? NULL : open_memstream(&report, &rlen);
+    double best = 100;
+    if (!rc && (!w || !rep)) rc = cli_error("points", "out of memory");
+    if (!rc && pl_fit(s, n, &o, w, rep, &best)) rc = cli_error("points", "out of memory for %zu verdicts", n);
+    if (rep) fclose(rep);
+    if (!rc) {
+        FILE *f = out ? fopen(out, "w") : stdout;
+        if (!f) rc = cli_error("points", "cannot write %s: %s", out, strerror(errno));
+        else {
+            fprintf(f, "# tsumegen points learn: %zu verdicts, %d epochs, l2 %g, rate %g, holdout %g, %s\n"
+                       "# 100 points = the training boards' rate of good; +10 points = x e\n"
+                       "# suggested: --band %.0f:\n%s", n, o.epochs, o.l2, o.rate, o.holdout, o.cost ? "ranked by good per second" : "ranked by the odds of good (--no-cost)", best, report ? report : "");
+            if (pl_write_points(f, w) || (out && fclose(f))) rc = cli_error("points", "cannot write %s", out ? out : "stdout");
+            fprintf(stderr, "%stsumegen points: suggested band %.0f: (the most good boards per verification second held out)\n",
+                    report ? report : "", best);
+        }
+    }
+    free(report);
+    free(w);
+    free(s);
+    return rc;
+}
