@@ -101,7 +101,7 @@ const char USAGE_COMPOSE[] =
     "`tsumegen screen --generate` (--boards, default 1e6; --start, default 0), screened\n"
     "on the device; the legal ones with a check, an attacker piece on the board\n"
     "(seeds/002 skips 無仕掛け diagrams) and tsume points in the band are verified\n"
-    "exactly with --nodes each (default 20000).  --points (default builtin:learned,\n"
+    "exactly with --nodes each (default 2000).  --points (default builtin:learned,\n"
     "data/points_learned.txt, fitted by `tsumegen points learn`; builtin:hand is the\n"
     "hand-set data/points_default.txt, or a FILE); --band LO:HI in points, either end\n"
     "may be empty (default: the band the points file suggests, \"# suggested: --band\n"

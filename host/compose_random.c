@@ -28,7 +28,7 @@ void random_defaults(RandomOptions *o) {
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->boards = 1000000;
-    o->node_limit = 20000;
+    o->node_limit = 2000;  /* the most perfect problems per second of 9 plies or more (RESULTS, forty-seventh session) */
     o->points_file = POINTS_BUILTIN_LEARNED;
     o->band_lo = 100000;  /* seeds/002's best band, 100-115 points (case 4), for a file without a suggestion */
     o->band_hi = 115000;
@@ -65,7 +65,7 @@ typedef struct {
     /* totals, kept in the checkpoint */
     uint64_t next, kept, bare, cls[RC_NB];  /* next: the first index not recorded */
     int written, longest;
-    double seconds0, t_start, t_verify;
+    double seconds0, t_start, t_verify, t_record;  /* t_record: reduction, proof check, writing */
 } RRun;
 
 static volatile sig_atomic_t random_interrupted;
@@ -83,8 +83,8 @@ static void options_line(const RandomOptions *o, char *buf, size_t len) {
 }
 
 static void counts_line(const RRun *r, FILE *f) {
-    fprintf(f, "next %" PRIu64 "\nkept %" PRIu64 "\nbare %" PRIu64 "\nwritten %d\nlongest %d\nseconds %.3f\nverify %.3f\n",
-            r->next, r->kept, r->bare, r->written, r->longest, run_seconds(r), r->t_verify);
+    fprintf(f, "next %" PRIu64 "\nkept %" PRIu64 "\nbare %" PRIu64 "\nwritten %d\nlongest %d\nseconds %.3f\nverify %.3f\nrecord %.3f\n",
+            r->next, r->kept, r->bare, r->written, r->longest, run_seconds(r), r->t_verify, r->t_record);
     for (int c = 0; c < RC_NB; c++) fprintf(f, "class %s %" PRIu64 "\n", RANDOM_CLASS_NAME[c], r->cls[c]);
 }
 
@@ -168,6 +168,7 @@ static int load_random_checkpoint(RRun *r) {
         else if (sscanf(line, "longest %d", &k) == 1) r->longest = k;
         else if (sscanf(line, "seconds %lf", &d) == 1) r->seconds0 = d;
         else if (sscanf(line, "verify %lf", &d) == 1) r->t_verify = d;
+        else if (sscanf(line, "record %lf", &d) == 1) r->t_record = d;
         else ok = 0;
     }
     fclose(f);
@@ -249,7 +250,11 @@ static int verify_chunk(RRun *r, Cand *c, int n) {
         r->cls[cls]++;
         fprintf(r->verdicts, "%" PRIu64 "\t%.3f\t%s\t%d\t%" PRIu64 "\t%.2f\n", c[i].index, c[i].points / 1000.0,
                 RANDOM_CLASS_NAME[cls], c[i].v->result == VERDICT_MATE ? c[i].v->length : 0, c[i].v->nodes, c[i].ms);
-        if (cls == RC_PERFECT) record_problem(r, &c[i]);
+        if (cls == RC_PERFECT) {
+            double t = util_now();
+            record_problem(r, &c[i]);
+            r->t_record += util_now() - t;
+        }
     }
     fflush(r->verdicts);
     return 0;
@@ -285,8 +290,8 @@ static void summary(const RRun *r, const char *device, int interrupted) {
         fprintf(f, ",\"boards\":%" PRIu64 ",\"kept\":%" PRIu64 ",\"bare\":%" PRIu64 ",\"verified\":%" PRIu64, r->next - r->o->start,
                 r->kept, r->bare, verified);
         for (int c = 0; c < RC_NB; c++) fprintf(f, ",\"%s\":%" PRIu64, RANDOM_CLASS_NAME[c], r->cls[c]);
-        fprintf(f, ",\"good\":%" PRIu64 ",\"written\":%d,\"longest\":%d,\"seconds\":%.2f,\"verify_seconds\":%.2f", good,
-                r->written, r->longest, s, r->t_verify);
+        fprintf(f, ",\"good\":%" PRIu64 ",\"written\":%d,\"longest\":%d,\"seconds\":%.2f,\"verify_seconds\":%.2f"
+                ",\"record_seconds\":%.2f", good, r->written, r->longest, s, r->t_verify, r->t_record);
         if (good) fprintf(f, ",\"s_per_good\":%.3f", s / (double)good);
         if (r->cls[RC_PERFECT]) fprintf(f, ",\"s_per_perfect\":%.3f", s / (double)r->cls[RC_PERFECT]);
         fprintf(f, ",\"next_index\":%" PRIu64 ",\"interrupted\":%s}\n", r->next, interrupted ? "true" : "false");
