@@ -3,13 +3,8 @@
 # them, and RESULTS.md quotes their output: tsume_ref_fuzz.py had broken silently
 # when the test counters moved to tests/tally.py.  Each must exit 0 and print the
 # lines RESULTS.md's tables are made of; the figures themselves are not judged.
-set -u
-cd "$(dirname "$0")/.."
-BIN=${BIN:-bin}
+. "$(dirname "$0")/harness.sh"
 export BIN TSUMEGEN=$BIN/tsumegen
-pass=0; fail=0
-ok() { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; fail=$((fail+1)); }
 # expect NAME RC OUTPUT PATTERN...: ok when RC is 0 and every extended regex matches a line
 expect() {
     local name=$1 rc=$2 out=$3; shift 3

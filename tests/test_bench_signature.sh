@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # The bench's node counts are a signature of the move generator: any change in
 # move generation shows up here (speeds are printed, never asserted).
-set -u
-cd "$(dirname "$0")/.."
-BIN=${BIN:-bin}
-pass=0; fail=0
+. "$(dirname "$0")/harness.sh"
 out=$("$BIN/tsumegen" bench perft --repeat 1 2>&1)
 echo "$out"
 if echo "$out" | grep -qx "signature 24670505"; then echo "ok   bench perft signature"; pass=$((pass+1));

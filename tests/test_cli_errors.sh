@@ -4,9 +4,7 @@
 # stdin batch mode).  Every case must exit with status 2, print a message on
 # stderr that names the problem, and trigger no sanitizer report.
 # Last line: "cli-errors: N passed, N failed".
-set -u
-cd "$(dirname "$0")/.."
-BIN=${BIN:-bin}
+. "$(dirname "$0")/harness.sh"
 TG="$BIN/tsumegen"
 pass=0
 fail=0

@@ -4,12 +4,7 @@
 # run is reproducible from --seed, and --resume continues from the checkpoint.
 # The runs screen on the OpenMP path (LeakSanitizer stays on under make check);
 # one run on the default device (OpenCL when there is one) must give the same.
-set -u
-cd "$(dirname "$0")/.."
-BIN=${BIN:-bin}
-pass=0; fail=0
-ok() { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; fail=$((fail+1)); }
+. "$(dirname "$0")/harness.sh"
 d=$(mktemp -d)
 # Under the sanitizers (make check) three runs whose checks are of content, which make
 # test runs, are left out: the one-thread and default-device comparisons and the

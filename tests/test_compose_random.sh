@@ -4,13 +4,8 @@
 # line, the verdict log agrees with the summary, a stopped run resumes to the same
 # files (on one thread as on two), and `points learn` fits a file that the screen
 # and the composer read back.  Bad options and damaged logs are refused.
-set -u
-cd "$(dirname "$0")/.."
-BIN=${BIN:-bin}
+. "$(dirname "$0")/harness.sh"
 T="$BIN/tsumegen"
-pass=0; fail=0
-ok() { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; fail=$((fail+1)); }
 d=$(mktemp -d)
 # the hand-set points and seeds/002's band on this slice (the learned default is tried below)
 args="--seed 7 --start 3000 --boards 1000 --nodes 5000 --points builtin:hand --band 100:115 --device omp --quiet"
@@ -97,5 +92,5 @@ printf '# tsumegen compose random verdicts: seed 1\n5\t100.0\tperfectish\t5\t10\
 "$T" points learn "$d/badv.tsv" > /dev/null 2>"$d/e3"
 [ $? = 2 ] && grep -q "badv.tsv:2: unknown class" "$d/e3" && ok "a damaged verdict log is refused with its line" || bad "damaged verdict log"
 rm -rf "$d"
-echo "$pass passed, $fail failed"
+echo "compose-random: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,12 +3,7 @@
 # of backward extension write longer problems, each perfect when re-verified from
 # scratch by `solve --verify` with its main line; --resume continues the same
 # run; bad input exits 2 with a message naming it.
-set -u
-cd "$(dirname "$0")/.."
-BIN=${BIN:-bin}
-pass=0; fail=0
-ok() { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; fail=$((fail+1)); }
+. "$(dirname "$0")/harness.sh"
 d=$(mktemp -d)
 # the 13-ply problem twice (a JSON line and an SFEN line with moves: one pool entry),
 # and the 1-ply 頭金 (perfect too)

@@ -2,11 +2,7 @@
 # Proves core/ is OpenCL C 1.2: compiles every core source with clang's OpenCL
 # front end (to SPIR, so code generation runs too), and checks that the rules
 # that clang would accept anyway (no ctz, no 128-bit integers) hold in the text.
-set -u
-cd "$(dirname "$0")/.."
-pass=0; fail=0
-ok() { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; fail=$((fail+1)); }
+. "$(dirname "$0")/harness.sh"
 CLANG=${CLANG:-clang}
 if ! command -v "$CLANG" >/dev/null; then
     echo "FAIL clang not found: install the Debian package 'clang' (the OpenCL C front end)"; echo "0 passed, 1 failed"; exit 1

@@ -4,13 +4,8 @@
 # sanitizers), JSON output on hand-made boards, mate1 against `tsumegen mate1`
 # (the command the cshogi oracle checks), mate3 on published 3- and 5-ply
 # problems, OpenCL vs OpenMP output, the binary cache and error handling.
-set -u
-cd "$(dirname "$0")/.."
-BIN=${BIN:-bin}
+. "$(dirname "$0")/harness.sh"
 T="$BIN/tsumegen"
-pass=0; fail=0
-ok() { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; fail=$((fail+1)); }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TSUMEGEN_CACHE_DIR="$tmp/cache"
