@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "compose_random.h"
 #include "points_learn.h"
 #include "../core/screen.h"
 
@@ -51,13 +52,12 @@ static int read_verdicts(const char *path, PlSample **s, size_t *n, size_t *cap)
         unsigned long long index;
         char cls[32];
         double points, ms;
-        int len;
+        int len, cl;
         unsigned long long nodes;
         if (!have_seed) rc = cli_error("points", "%s:%d: no '# ... verdicts: seed S' header before the first verdict", path, lineno);
         else if (sscanf(line, "%llu %lf %31s %d %llu %lf", &index, &points, cls, &len, &nodes, &ms) != 6)
             rc = cli_error("points", "%s:%d: expected index, points, class, length, nodes, ms", path, lineno);
-        else if (strcmp(cls, "nomate") && strcmp(cls, "unknown") && strcmp(cls, "short") && strcmp(cls, "leftover") &&
-                 strcmp(cls, "cooked") && strcmp(cls, "undecided") && strcmp(cls, "perfect"))
+        else if ((cl = random_class_named(cls)) < 0)
             rc = cli_error("points", "%s:%d: unknown class '%s'", path, lineno, cls);
         else {
             if (*n == *cap) {
@@ -68,7 +68,7 @@ static int read_verdicts(const char *path, PlSample **s, size_t *n, size_t *cap)
             }
             PlSample *x = &(*s)[(*n)++];
             x->seed = seed, x->index = index, x->ms = ms;
-            x->good = !strcmp(cls, "cooked") || !strcmp(cls, "undecided") || !strcmp(cls, "perfect");
+            x->good = RC_IS_GOOD(cl);
         }
     }
     fclose(f);

@@ -53,8 +53,7 @@ void archive_add(Run *r, const Genome *g) {
 
 static const char *const ORIGIN_NAME[] = {"ga", "repair", "extend"};
 
-/* `"NAME":["7g7f",...],` : a verdict's line (pv) as a JSON field. */
-static void write_pv(FILE *f, const char *name, const Verdict *v) {
+void write_pv(FILE *f, const char *name, const Verdict *v) {
     char mv[8];
     fprintf(f, "\"%s\":[", name);
     for (int i = 0; i < v->pv_len; i++) {
@@ -66,7 +65,7 @@ static void write_pv(FILE *f, const char *name, const Verdict *v) {
 
 /* Writes one perfect problem (already reduced) as a JSON line and a KIF file. */
 void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
-    char sfen[SFEN_MAX], path[4096];
+    char sfen[SFEN_MAX];
     sfen_format(pos, sfen, sizeof sfen);
     r->written++;
     fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,", sfen, v->length);
@@ -75,12 +74,17 @@ void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
             r->generation, (unsigned long long)r->o->seed, compose_sacrifices(pos, v->pv, v->pv_len), ORIGIN_NAME[origin],
             r->o->proof ? "\"verified\":true," : "", r->written);
     fflush(r->problems);
-    snprintf(path, sizeof path, "%s/%03d.kif", r->o->out_dir, r->written);
+    char comment[128];
+    snprintf(comment, sizeof comment, "tsumegen GA: %d手詰 generation %d seed %llu", v->length, r->generation,
+             (unsigned long long)r->o->seed);
+    write_problem_kif(r->o->out_dir, r->written, pos, v, comment);
+}
+
+void write_problem_kif(const char *out_dir, int id, const Position *pos, const Verdict *v, const char *comment) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%03d.kif", out_dir, id);
     FILE *f = fopen(path, "w");
     if (f) {
-        char comment[128];
-        snprintf(comment, sizeof comment, "tsumegen GA: %d手詰 generation %d seed %llu", v->length, r->generation,
-                 (unsigned long long)r->o->seed);
         kif_write(f, pos, v->pv, v->pv_len, comment);
         fclose(f);
     }

@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "compose_run.h"
-#include "kif.h"
 #include "ocl.h"
 #include "screen.h"
 #include "sfen.h"
@@ -34,6 +33,12 @@ void random_defaults(RandomOptions *o) {
     o->band_hi = 115000;
     o->min_length = 5;
     o->out_dir = "out/random";
+}
+
+int random_class_named(const char *name) {
+    for (int c = 0; c < RC_NB; c++)
+        if (!strcmp(name, RANDOM_CLASS_NAME[c])) return c;
+    return -1;
 }
 
 int random_class(const Verdict *v, int min_length) {
@@ -72,6 +77,13 @@ static volatile sig_atomic_t random_interrupted;
 static void on_sigint(int sig) { (void)sig; random_interrupted = 1; }
 
 static double run_seconds(const RRun *r) { return r->seconds0 + util_now() - r->t_start; }
+
+static uint64_t good_count(const RRun *r) {
+    uint64_t good = 0;
+    for (int c = 0; c < RC_NB; c++)
+        if (RC_IS_GOOD(c)) good += r->cls[c];
+    return good;
+}
 
 /* The options that change what a run writes, as one line: a resume must match it. */
 static void options_line(const RandomOptions *o, char *buf, size_t len) {
@@ -158,8 +170,7 @@ static int load_random_checkpoint(RRun *r) {
                 return cli_error("compose", "--resume: %s was made with other options:\n  was: %s\n  now: %s", path, line + 8, opt);
             }
         } else if (sscanf(line, "class %31s %llu", name, &x) == 2) {
-            for (k = 0; k < RC_NB && strcmp(name, RANDOM_CLASS_NAME[k]); k++) {}
-            if (k == RC_NB) ok = 0;
+            if ((k = random_class_named(name)) < 0) ok = 0;
             else r->cls[k] = x;
         } else if (sscanf(line, "next %llu", &x) == 1) r->next = x, seen_next = 1;
         else if (sscanf(line, "kept %llu", &x) == 1) r->kept = x;
@@ -212,24 +223,15 @@ static void record_problem(RRun *r, const Cand *c) {
     }
     r->written++;
     if (v->length > r->longest) r->longest = v->length;
-    fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,\"pv\":[", sfen, v->length);
-    for (int i = 0; i < v->pv_len; i++) {
-        char mv[8];
-        move_format(v->pv[i], mv);
-        fprintf(r->problems, "%s\"%s\"", i ? "," : "", mv);
-    }
-    fprintf(r->problems, "],\"seed\":%" PRIu64 ",\"index\":%" PRIu64 ",\"points\":%.3f,\"sacrifices\":%d,\"origin\":\"random\",%s\"id\":%d}\n",
+    fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,", sfen, v->length);
+    write_pv(r->problems, "pv", v);
+    fprintf(r->problems, "\"seed\":%" PRIu64 ",\"index\":%" PRIu64 ",\"points\":%.3f,\"sacrifices\":%d,\"origin\":\"random\",%s\"id\":%d}\n",
             r->o->seed, c->index, c->points / 1000.0, compose_sacrifices(&p, v->pv, v->pv_len),
             r->o->proof ? "\"verified\":true," : "", r->written);
     fflush(r->problems);
-    char path[4096], comment[160];
-    snprintf(path, sizeof path, "%s/%03d.kif", r->o->out_dir, r->written);
-    FILE *f = fopen(path, "w");
-    if (f) {
-        snprintf(comment, sizeof comment, "tsumegen random: %d手詰 seed %" PRIu64 " index %" PRIu64, v->length, r->o->seed, c->index);
-        kif_write(f, &p, v->pv, v->pv_len, comment);
-        fclose(f);
-    }
+    char comment[160];
+    snprintf(comment, sizeof comment, "tsumegen random: %d手詰 seed %" PRIu64 " index %" PRIu64, v->length, r->o->seed, c->index);
+    write_problem_kif(r->o->out_dir, r->written, &p, v, comment);
     free(v);
 }
 
@@ -265,7 +267,7 @@ static void free_chunk(Cand *c, int n) {
 }
 
 static void progress(const RRun *r, int final) {
-    uint64_t good = r->cls[RC_COOKED] + r->cls[RC_UNDECIDED] + r->cls[RC_PERFECT];
+    uint64_t good = good_count(r);
     fprintf(stderr, "%scompose random: %" PRIu64 " boards, %" PRIu64 " kept, %" PRIu64 " good, %" PRIu64
             " perfect (%d written, longest %d), %.0f s%s", final ? "" : "\r", r->next - r->o->start, r->kept, good, r->cls[RC_PERFECT],
             r->written, r->longest, run_seconds(r), final ? "\n" : "   ");
@@ -275,7 +277,7 @@ static void progress(const RRun *r, int final) {
 static void summary(const RRun *r, const char *device, int interrupted) {
     char path[4096], opt[512];
     double s = run_seconds(r);
-    uint64_t good = r->cls[RC_COOKED] + r->cls[RC_UNDECIDED] + r->cls[RC_PERFECT], verified = 0;
+    uint64_t good = good_count(r), verified = 0;
     for (int c = 0; c < RC_NB; c++) verified += r->cls[c];
     options_line(r->o, opt, sizeof opt);
     snprintf(path, sizeof path, "%s/summary.json", r->o->out_dir);
@@ -334,16 +336,17 @@ static int run_block(RRun *r, uint64_t n, uint64_t *kept_idx, Cand *chunk, int c
     int m = 0;
     for (uint64_t k = 0; k <= st.kept; k++) {
         if (k < st.kept) {
+            /* the screen passed it with its points and a check; its position again, for
+             * the band's upper end, the log and the verifier */
             ScBoard b;
-            ScResult res;
             Cand *c = &chunk[m];
             sc_gen_board(o->seed, kept_idx[k], &b);
-            sc_screen(&b, &res, r->w, 0);
-            if (res.points > o->band_hi) continue;
-            if (sc_setup(&b, &c->pos, 0) != SC_OK || compose_normalize(&c->pos)) continue;  /* (the strict rules) */
+            if (sc_setup(&b, &c->pos, 0) != SC_OK) continue;
+            c->points = sc_points(&c->pos, r->w);
+            if (c->points > o->band_hi) continue;
+            if (compose_normalize(&c->pos)) continue;  /* (the strict rules) */
             if (!has_board_piece(&c->pos)) { r->bare++; continue; }
             c->index = kept_idx[k];
-            c->points = res.points;
             c->v = NULL;
             c->ms = 0;
             r->kept++;

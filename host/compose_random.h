@@ -28,6 +28,8 @@ extern const char *const RANDOM_CLASS_NAME[RC_NB];
 /* A class counted as "good" by seeds/002's measure: a mate of at least the minimum
  * length without pieces left over (cooked, undecided or perfect). */
 #define RC_IS_GOOD(c) ((c) >= RC_COOKED)
+/* The RC_* class of that name, or -1. */
+int random_class_named(const char *name);
 /* The class of a verdict ("short": a mate under min_length plies). */
 int random_class(const Verdict *v, int min_length);
 

@@ -70,6 +70,11 @@ int keys_has(const Keys *k, const char *key);
 void keys_add(Keys *k, const char *key);
 void keys_free(Keys *k);
 void archive_add(Run *r, const Genome *g);
+/* `"NAME":["7g7f",...],` : a verdict's line (pv) as a JSON field. */
+void write_pv(FILE *f, const char *name, const Verdict *v);
+/* OUT_DIR/NNN.kif (NNN = id): a written problem for people; skipped when the file
+ * cannot be made (its JSON line holds the problem). */
+void write_problem_kif(const char *out_dir, int id, const Position *pos, const Verdict *v, const char *comment);
 /* One perfect problem (already reduced): a JSON line in problems.jsonl and a KIF file. */
 void write_problem(Run *r, const Position *pos, const Verdict *v, int origin);
 /* An undecided mate, once per board, in undecided.jsonl. */

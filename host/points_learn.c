@@ -88,7 +88,6 @@ static void holdout_report(Scored *h, size_t nh, FILE *report, double *best_poin
         fprintf(report, "# points>=  kept    good  good/kept  good/s  (x unfiltered)\n");
     }
     double best = -1;
-    *best_points = 100;
     double kept = 0, good = 0, ms = 0;
     size_t i = 0;
     for (double t = floor(h[0].score / 5) * 5; t >= -200 && i < nh; t -= 5) {
