@@ -111,12 +111,32 @@ const char USAGE_COMPOSE[] =
     "(default 5) lose their redundant pieces, pass the proof checker and go to\n"
     "DIR/problems.jsonl and DIR/NNN.kif (default DIR out/random).  Every verdict is\n"
     "logged in DIR/verdicts.tsv (index, points, class, length, nodes, ms; class\n"
-    "nomate, unknown, short, leftover, cooked, undecided or perfect), which\n"
+    "nomate, unknown, short, leftover, cooked, undecided, final-alt (a one-move\n"
+    "problem that another move mates too) or perfect), which\n"
     "`tsumegen points learn` fits a points file to.  --time S stops after S seconds.\n"
     "The summary (stdout and DIR/summary.json) counts each class and gives seconds\n"
     "per good board (a mate of --min-length plies or more with no piece left over:\n"
     "seeds/002's measure) and per perfect problem.  A checkpoint follows every chunk\n"
-    "of verifications; --resume continues with the same options.\n";
+    "of verifications; --resume continues with the same options.\n"
+    "\n"
+    "usage: tsumegen compose reverse [--games N] [--time S] [--seed S] [--start I]\n"
+    "                                [--nodes N] [--min-length L] [--threads N]\n"
+    "                                [--out DIR] [--resume] [--quiet]\n"
+    "Reverse construction (seeds/004): games I .. I+N-1 (--games, default 1e5) of\n"
+    "random legal moves from the initial position, each played to a mate (or given up\n"
+    "after 2000 plies), turned so that Black mates; Black's hand and king and every\n"
+    "piece the mate does not need go to White's hand; then every way the mate could\n"
+    "have been played is undone (a piece back to an empty square it came from,\n"
+    "promoting or not, or back in hand), not only the game's own last move.  Each\n"
+    "such one-move problem (legal, White not in check) is verified with --nodes\n"
+    "(default 2000) and logged in DIR/verdicts.tsv (game, game_move: 1 for seeds/004's\n"
+    "own candidate, class, length, nodes, ms, SFEN; class final-alt: a mate another\n"
+    "move gives too, which seeds/004 did not check).  Perfect problems with a single mating\n"
+    "move go to DIR/problems.jsonl and DIR/NNN.kif (default DIR out/reverse) as in\n"
+    "compose random; `compose extend --from DIR/problems.jsonl` grows them backwards.\n"
+    "--time, the summary, the checkpoint after every batch of games and --resume as\n"
+    "in compose random; the summary also counts seeds/004's own candidates\n"
+    "(game_candidates) and how many of them are perfect (game_perfect).\n";
 
 #define DEFAULT_INIT "4k4/9/4P4/9/9/9/9/9/9 b G 1"
 
@@ -213,10 +233,18 @@ static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions 
     return 0;
 }
 
-/* `compose random`: its options into a RandomOptions and the run. */
-static int compose_random(int argc, char **argv) {
+/* Options of compose random that compose reverse does not take (it screens nothing). */
+static int random_only(const char *option) {
+    return !strcmp(option, "--boards") || !strcmp(option, "--band") || !strcmp(option, "--points") || !strcmp(option, "--device") ||
+           !strcmp(option, "--cl-threads");
+}
+
+/* `compose random` and `compose reverse`: their options into a RandomOptions and the run. */
+static int compose_random(int argc, char **argv, int reverse) {
     RandomOptions o;
-    random_defaults(&o);
+    if (reverse) reverse_defaults(&o);
+    else random_defaults(&o);
+    const char *cmd = reverse ? "reverse" : "random";
     int band_given = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -224,9 +252,11 @@ static int compose_random(int argc, char **argv) {
         double d = 0;
         if (!strcmp(a, "--resume")) { o.resume = 1; continue; }
         if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
+        if (reverse && random_only(a)) return cli_error("compose", "%s is an option of compose random, not of compose reverse", a);
         if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);
         const char *v = argv[++i];
         if (!strcmp(a, "--out")) o.out_dir = v;
+        else if (reverse && !strcmp(a, "--games")) { if (cli_parse_int("compose", a, v, 1, 1LL << 50, &x)) return EXIT_USAGE; o.boards = (uint64_t)x; }
         else if (!strcmp(a, "--device")) o.device = v;
         else if (!strcmp(a, "--points")) o.points_file = v;
         else if (!strcmp(a, "--boards")) { if (cli_parse_int("compose", a, v, 1, 1LL << 50, &x)) return EXIT_USAGE; o.boards = (uint64_t)x; }
@@ -251,23 +281,24 @@ static int compose_random(int argc, char **argv) {
             o.band_lo = *lo ? (int32_t)(dl * 1000 + (dl < 0 ? -0.5 : 0.5)) : BAND_OPEN_LO;
             o.band_hi = *hi ? (int32_t)(dh * 1000 + (dh < 0 ? -0.5 : 0.5)) : BAND_OPEN_HI;
             if (o.band_lo > o.band_hi) return cli_error("compose", "--band '%s': LO is above HI", v);
-        } else return cli_error("compose", "unknown option '%s' for compose random (see tsumegen compose --help)", a);
+        } else return cli_error("compose", "unknown option '%s' for compose %s (see tsumegen compose --help)", a, cmd);
     }
     int32_t lo;
-    if (!band_given && points_suggested_band(o.points_file, &lo)) o.band_lo = lo, o.band_hi = BAND_OPEN_HI;
+    if (!reverse && !band_given && points_suggested_band(o.points_file, &lo)) o.band_lo = lo, o.band_hi = BAND_OPEN_HI;
     if (!o.threads) o.threads = omp_get_max_threads();
     o.proof = proofcheck_for_compose;
     return compose_random_run(&o, verify_for_compose);
 }
 
 int cmd_compose(int argc, char **argv) {
-    if (argc >= 2 && !strcmp(argv[1], "random")) return compose_random(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "random")) return compose_random(argc, argv, 0);
+    if (argc >= 2 && !strcmp(argv[1], "reverse")) return compose_random(argc, argv, 1);
     ComposeOptions o;
     compose_defaults(&o);
     o.init_sfen = DEFAULT_INIT;
     int extend_mode = argc >= 2 && !strcmp(argv[1], "extend");
     if (argc < 2 || (strcmp(argv[1], "ga") && !extend_mode))
-        return cli_error("compose", "expected 'compose ga', 'compose extend' or 'compose random' (see tsumegen compose --help)");
+        return cli_error("compose", "expected 'compose ga', 'compose extend', 'compose random' or 'compose reverse' (see tsumegen compose --help)");
     if (extend_mode) {
         o.method = METHOD_EXTEND;
         o.pop = 1;  /* no population: one placeholder in the checkpoint */

@@ -45,6 +45,10 @@ static int read_verdicts(const char *path, PlSample **s, size_t *n, size_t *cap)
     while (!rc && fgets(line, sizeof line, f)) {
         lineno++;
         if (line[0] == '#') {
+            if (strstr(line, "compose reverse verdicts")) {  /* its indices are games, not stream boards */
+                rc = cli_error("points", "%s:%d: a compose reverse log; points learn needs compose random's verdicts", path, lineno);
+                break;
+            }
             const char *p = strstr(line, "verdicts: seed ");
             if (p && sscanf(p + 15, "%llu", &seed) == 1) have_seed = 1;
             continue;

@@ -14,14 +14,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../core/mate1.h"
 #include "cli.h"
 #include "compose_run.h"
 #include "ocl.h"
+#include "reverse.h"
 #include "screen.h"
 #include "sfen.h"
 #include "util.h"
 
-const char *const RANDOM_CLASS_NAME[RC_NB] = {"nomate", "unknown", "short", "leftover", "cooked", "undecided", "perfect"};
+const char *const RANDOM_CLASS_NAME[RC_NB] = {"nomate", "unknown", "short", "leftover", "cooked", "undecided", "final-alt", "perfect"};
 
 void random_defaults(RandomOptions *o) {
     memset(o, 0, sizeof *o);
@@ -35,17 +37,39 @@ void random_defaults(RandomOptions *o) {
     o->out_dir = "out/random";
 }
 
+void reverse_defaults(RandomOptions *o) {
+    random_defaults(o);
+    o->reverse = 1;
+    o->boards = 100000;
+    o->points_file = NULL;
+    o->band_lo = BAND_OPEN_LO, o->band_hi = BAND_OPEN_HI;
+    o->min_length = 1;
+    o->out_dir = "out/reverse";
+}
+
 int random_class_named(const char *name) {
     for (int c = 0; c < RC_NB; c++)
         if (!strcmp(name, RANDOM_CLASS_NAME[c])) return c;
     return -1;
 }
 
-int random_class(const Verdict *v, int min_length) {
+int distinct_mates_in_one(const Position *pos) {
+    Position p = *pos;
+    MoveList ml;
+    int n = gen_mate1(&p, &ml), distinct = 0;
+    for (int i = 0; i < n; i++) {
+        int twin = 0;  /* the same move with the other promotion choice, listed before */
+        for (int j = 0; j < i && !twin; j++) twin = (ml.moves[j] & ~MOVE_PROMO) == (ml.moves[i] & ~MOVE_PROMO);
+        distinct += !twin;
+    }
+    return distinct;
+}
+
+int random_class(const Position *pos, const Verdict *v, int min_length) {
     if (v->result == VERDICT_NOMATE) return RC_NOMATE;
     if (v->result != VERDICT_MATE) return RC_UNKNOWN;
     if ((v->length_exact ? v->length : v->length_ub) < min_length) return RC_SHORT;
-    if (v->perfect) return RC_PERFECT;
+    if (v->perfect) return v->length == 1 && distinct_mates_in_one(pos) > 1 ? RC_ALT : RC_PERFECT;
     if (v->cook_ply >= 0) return RC_COOKED;
     if (v->undecided) return RC_UNDECIDED;
     return RC_LEFTOVER;  /* (with first_flaw a leftover is found before any 余詰 test) */
@@ -55,9 +79,13 @@ int random_class(const Verdict *v, int min_length) {
 typedef struct {
     uint64_t index;
     int32_t points;
+    int game;  /* compose reverse: the candidate undoes the game's own last move */
     Position pos;
     Verdict *v;
     double ms;
+    int cls;      /* the verdict's RC_* class */
+    int proof;    /* a perfect one after prepare_problem: the proof check's answer (ProofFn) */
+    char *proof_msg;
 } Cand;
 
 typedef struct {
@@ -69,6 +97,7 @@ typedef struct {
     Keys written_keys;
     /* totals, kept in the checkpoint */
     uint64_t next, kept, bare, cls[RC_NB];  /* next: the first index not recorded */
+    uint64_t game_cands, game_perfect;      /* compose reverse: seeds/004's own candidates, and the perfect ones */
     int written, longest;
     double seconds0, t_start, t_verify, t_record;  /* t_record: reduction, proof check, writing */
 } RRun;
@@ -87,6 +116,11 @@ static uint64_t good_count(const RRun *r) {
 
 /* The options that change what a run writes, as one line: a resume must match it. */
 static void options_line(const RandomOptions *o, char *buf, size_t len) {
+    if (o->reverse) {
+        snprintf(buf, len, "--seed %" PRIu64 " --start %" PRIu64 " --nodes %" PRIu64 " --min-length %d", o->seed, o->start,
+                 o->node_limit, o->min_length);
+        return;
+    }
     char lo[32] = "", hi[32] = "";
     if (o->band_lo != BAND_OPEN_LO) snprintf(lo, sizeof lo, "%.3f", o->band_lo / 1000.0);
     if (o->band_hi != BAND_OPEN_HI) snprintf(hi, sizeof hi, "%.3f", o->band_hi / 1000.0);
@@ -98,7 +132,10 @@ static void counts_line(const RRun *r, FILE *f) {
     fprintf(f, "next %" PRIu64 "\nkept %" PRIu64 "\nbare %" PRIu64 "\nwritten %d\nlongest %d\nseconds %.3f\nverify %.3f\nrecord %.3f\n",
             r->next, r->kept, r->bare, r->written, r->longest, run_seconds(r), r->t_verify, r->t_record);
     for (int c = 0; c < RC_NB; c++) fprintf(f, "class %s %" PRIu64 "\n", RANDOM_CLASS_NAME[c], r->cls[c]);
+    if (r->o->reverse) fprintf(f, "game %" PRIu64 " %" PRIu64 "\n", r->game_cands, r->game_perfect);
 }
+
+static const char *method_name(const RandomOptions *o) { return o->reverse ? "reverse" : "random"; }
 
 /* OUT/checkpoint.txt, written to a temporary file and renamed into place. */
 static int save_random_checkpoint(const RRun *r) {
@@ -108,7 +145,7 @@ static int save_random_checkpoint(const RRun *r) {
     FILE *f = fopen(tmp, "w");
     if (!f) return -1;
     options_line(r->o, opt, sizeof opt);
-    fprintf(f, "tsumegen compose random checkpoint\noptions %s\n", opt);
+    fprintf(f, "tsumegen compose %s checkpoint\noptions %s\n", method_name(r->o), opt);
     counts_line(r, f);
     int bad = ferror(f);
     bad |= fclose(f);
@@ -157,11 +194,13 @@ static int load_random_checkpoint(RRun *r) {
     FILE *f = fopen(path, "r");
     if (!f) return cli_error("compose", "--resume: cannot read %s: %s", path, strerror(errno));
     options_line(r->o, opt, sizeof opt);
-    int ok = fgets(line, sizeof line, f) && !strcmp(line, "tsumegen compose random checkpoint\n"), seen_next = 0;
+    char head[64];
+    snprintf(head, sizeof head, "tsumegen compose %s checkpoint\n", method_name(r->o));
+    int ok = fgets(line, sizeof line, f) && !strcmp(line, head), seen_next = 0;
     while (ok && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
         char name[32];
-        unsigned long long x;
+        unsigned long long x, y;
         double d;
         int k;
         if (!strncmp(line, "options ", 8)) {
@@ -173,6 +212,7 @@ static int load_random_checkpoint(RRun *r) {
             if ((k = random_class_named(name)) < 0) ok = 0;
             else r->cls[k] = x;
         } else if (sscanf(line, "next %llu", &x) == 1) r->next = x, seen_next = 1;
+        else if (r->o->reverse && sscanf(line, "game %llu %llu", &x, &y) == 2) r->game_cands = x, r->game_perfect = y;
         else if (sscanf(line, "kept %llu", &x) == 1) r->kept = x;
         else if (sscanf(line, "bare %llu", &x) == 1) r->bare = x;
         else if (sscanf(line, "written %d", &k) == 1) r->written = k;
@@ -201,38 +241,44 @@ static int load_random_checkpoint(RRun *r) {
     return 0;
 }
 
-/* A perfect problem: its redundant pieces removed, written once (mirror included)
- * after the independent proof check. */
+/* A perfect candidate made ready on a thread: its redundant pieces removed (pos
+ * and v change) and the independent proof check run (0 when out of memory). */
+static int prepare_problem(const RRun *r, Cand *c) {
+    compose_remove_redundant(&c->pos, c->v, r->verify, r->o->node_limit);
+    if (!(c->proof_msg = malloc(512))) return 0;
+    c->proof_msg[0] = 0;
+    c->proof = r->o->proof ? r->o->proof(&c->pos, c->v, c->proof_msg, 512) : 1;
+    return 1;
+}
+
+/* A prepared problem, written once (mirror included) when the proof check passed. */
 static void record_problem(RRun *r, const Cand *c) {
-    Position p = c->pos;
-    Verdict *v = malloc(sizeof *v);
-    if (!v) return;
-    *v = *c->v;
-    compose_remove_redundant(&p, v, r->verify, r->o->node_limit);
-    char key[SFEN_MAX], sfen[SFEN_MAX], msg[512];
-    compose_canonical(&p, key, sizeof key);
-    if (keys_has(&r->written_keys, key)) { free(v); return; }
+    const Position *p = &c->pos;
+    const Verdict *v = c->v;
+    char key[SFEN_MAX], sfen[SFEN_MAX];
+    compose_canonical(p, key, sizeof key);
+    if (keys_has(&r->written_keys, key)) return;
     keys_add(&r->written_keys, key);
-    sfen_format(&p, sfen, sizeof sfen);
-    int ok = r->o->proof ? r->o->proof(&p, v, msg, sizeof msg) : 1;
-    if (ok != 1) {  /* (a failure means the verdict's search is wrong somewhere: loud) */
+    sfen_format(p, sfen, sizeof sfen);
+    if (c->proof != 1) {  /* (a failure means the verdict's search is wrong somewhere: loud) */
         fprintf(stderr, "tsumegen compose: %sthe proof checker %s the perfect verdict of %s (%s); not written\n",
-                ok == 0 ? "BUG: " : "", ok == 0 ? "rejects" : "leaves undecided", sfen, msg);
-        free(v);
+                c->proof == 0 ? "BUG: " : "", c->proof == 0 ? "rejects" : "leaves undecided", sfen, c->proof_msg);
         return;
     }
     r->written++;
     if (v->length > r->longest) r->longest = v->length;
     fprintf(r->problems, "{\"sfen\":\"%s\",\"length\":%d,", sfen, v->length);
     write_pv(r->problems, "pv", v);
-    fprintf(r->problems, "\"seed\":%" PRIu64 ",\"index\":%" PRIu64 ",\"points\":%.3f,\"sacrifices\":%d,\"origin\":\"random\",%s\"id\":%d}\n",
-            r->o->seed, c->index, c->points / 1000.0, compose_sacrifices(&p, v->pv, v->pv_len),
-            r->o->proof ? "\"verified\":true," : "", r->written);
+    fprintf(r->problems, "\"seed\":%" PRIu64 ",\"index\":%" PRIu64 ",", r->o->seed, c->index);
+    if (r->o->reverse) fprintf(r->problems, "\"game_move\":%s,", c->game ? "true" : "false");
+    else fprintf(r->problems, "\"points\":%.3f,", c->points / 1000.0);
+    fprintf(r->problems, "\"sacrifices\":%d,\"origin\":\"%s\",%s\"id\":%d}\n", compose_sacrifices(p, v->pv, v->pv_len),
+            method_name(r->o), r->o->proof ? "\"verified\":true," : "", r->written);
     fflush(r->problems);
     char comment[160];
-    snprintf(comment, sizeof comment, "tsumegen random: %d手詰 seed %" PRIu64 " index %" PRIu64, v->length, r->o->seed, c->index);
-    write_problem_kif(r->o->out_dir, r->written, &p, v, comment);
-    free(v);
+    snprintf(comment, sizeof comment, "tsumegen %s: %d手詰 seed %" PRIu64 " %s %" PRIu64, method_name(r->o), v->length, r->o->seed,
+             r->o->reverse ? "game" : "index", c->index);
+    write_problem_kif(r->o->out_dir, r->written, p, v, comment);
 }
 
 /* Candidates [0, n) verified on the threads, then recorded in index order. */
@@ -243,33 +289,51 @@ static int verify_chunk(RRun *r, Cand *c, int n) {
     for (int i = 0; i < n; i++) {
         double t = util_now();
         if (!(c[i].v = malloc(sizeof(Verdict))) || r->verify(&c[i].pos, r->o->node_limit, c[i].v)) failed = 1;
+        else c[i].cls = random_class(&c[i].pos, c[i].v, r->o->min_length);
         c[i].ms = 1000 * (util_now() - t);
     }
-    r->t_verify += util_now() - t0;
+    double t1 = util_now();
+    r->t_verify += t1 - t0;
     if (failed) return cli_error("compose", "out of memory in the verifier");
+    /* the perfect ones reduced and proof-checked on the threads too, the log
+     * written first (the class and verdict as verified) */
     for (int i = 0; i < n; i++) {
-        int cls = random_class(c[i].v, r->o->min_length);
+        int cls = c[i].cls;
         r->cls[cls]++;
-        fprintf(r->verdicts, "%" PRIu64 "\t%.3f\t%s\t%d\t%" PRIu64 "\t%.2f\n", c[i].index, c[i].points / 1000.0,
-                RANDOM_CLASS_NAME[cls], c[i].v->result == VERDICT_MATE ? c[i].v->length : 0, c[i].v->nodes, c[i].ms);
-        if (cls == RC_PERFECT) {
-            double t = util_now();
-            record_problem(r, &c[i]);
-            r->t_record += util_now() - t;
+        r->game_cands += c[i].game;
+        r->game_perfect += c[i].game && cls == RC_PERFECT;
+        fprintf(r->verdicts, "%" PRIu64 "\t", c[i].index);
+        if (r->o->reverse) fprintf(r->verdicts, "%d\t", c[i].game);
+        else fprintf(r->verdicts, "%.3f\t", c[i].points / 1000.0);
+        fprintf(r->verdicts, "%s\t%d\t%" PRIu64 "\t%.2f", RANDOM_CLASS_NAME[cls], c[i].v->result == VERDICT_MATE ? c[i].v->length : 0,
+                c[i].v->nodes, c[i].ms);
+        if (r->o->reverse) {  /* (a random board is its index; a reverse one needs its SFEN) */
+            char sfen[SFEN_MAX];
+            sfen_format(&c[i].pos, sfen, sizeof sfen);
+            fprintf(r->verdicts, "\t%s", sfen);
         }
+        fputc('\n', r->verdicts);
     }
     fflush(r->verdicts);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(r->o->threads) reduction(| : failed)
+    for (int i = 0; i < n; i++)
+        if (c[i].cls == RC_PERFECT && !prepare_problem(r, &c[i])) failed = 1;
+    if (failed) return cli_error("compose", "out of memory");
+    for (int i = 0; i < n; i++)
+        if (c[i].cls == RC_PERFECT) record_problem(r, &c[i]);
+    r->t_record += util_now() - t1;
     return 0;
 }
 
 static void free_chunk(Cand *c, int n) {
-    for (int i = 0; i < n; i++) free(c[i].v), c[i].v = NULL;
+    for (int i = 0; i < n; i++) free(c[i].v), c[i].v = NULL, free(c[i].proof_msg), c[i].proof_msg = NULL;
 }
 
 static void progress(const RRun *r, int final) {
     uint64_t good = good_count(r);
-    fprintf(stderr, "%scompose random: %" PRIu64 " boards, %" PRIu64 " kept, %" PRIu64 " good, %" PRIu64
-            " perfect (%d written, longest %d), %.0f s%s", final ? "" : "\r", r->next - r->o->start, r->kept, good, r->cls[RC_PERFECT],
+    fprintf(stderr, "%scompose %s: %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " good, %" PRIu64
+            " perfect (%d written, longest %d), %.0f s%s", final ? "" : "\r", method_name(r->o), r->next - r->o->start,
+            r->o->reverse ? "games" : "boards", r->kept, r->o->reverse ? "candidates" : "kept", good, r->cls[RC_PERFECT],
             r->written, r->longest, run_seconds(r), final ? "\n" : "   ");
 }
 
@@ -285,12 +349,17 @@ static void summary(const RRun *r, const char *device, int interrupted) {
     for (int k = 0; k < 2; k++) {
         FILE *f = files[k];
         if (!f) continue;
-        fprintf(f, "{\"method\":\"random\",\"options\":");
+        fprintf(f, "{\"method\":\"%s\",\"options\":", method_name(r->o));
         util_json_str(f, opt);
         fprintf(f, ",\"device\":");
         util_json_str(f, device);
-        fprintf(f, ",\"boards\":%" PRIu64 ",\"kept\":%" PRIu64 ",\"bare\":%" PRIu64 ",\"verified\":%" PRIu64, r->next - r->o->start,
-                r->kept, r->bare, verified);
+        if (r->o->reverse)  /* bare: games without a mate, or whose mate needs Black's king */
+            fprintf(f, ",\"games\":%" PRIu64 ",\"mates\":%" PRIu64 ",\"candidates\":%" PRIu64 ",\"game_candidates\":%" PRIu64
+                    ",\"game_perfect\":%" PRIu64, r->next - r->o->start, r->next - r->o->start - r->bare, r->kept, r->game_cands,
+                    r->game_perfect);
+        else
+            fprintf(f, ",\"boards\":%" PRIu64 ",\"kept\":%" PRIu64 ",\"bare\":%" PRIu64, r->next - r->o->start, r->kept, r->bare);
+        fprintf(f, ",\"verified\":%" PRIu64, verified);
         for (int c = 0; c < RC_NB; c++) fprintf(f, ",\"%s\":%" PRIu64, RANDOM_CLASS_NAME[c], r->cls[c]);
         fprintf(f, ",\"good\":%" PRIu64 ",\"written\":%d,\"longest\":%d,\"seconds\":%.2f,\"verify_seconds\":%.2f"
                 ",\"record_seconds\":%.2f", good, r->written, r->longest, s, r->t_verify, r->t_record);
@@ -364,6 +433,46 @@ static int run_block(RRun *r, uint64_t n, uint64_t *kept_idx, Cand *chunk, int c
     return chunk_done(r);
 }
 
+/* compose reverse: games [r->next, end) in batches of `batch`, each batch's games
+ * played and undone on the threads (reverse.h), their candidates verified as one
+ * chunk in game order.  Returns 1 when the run should stop (*rc on an error). */
+static int run_games(RRun *r, uint64_t end, int batch, ReverseCandidate *rcand, int *ncand, Cand *chunk, int *rc) {
+    const RandomOptions *o = r->o;
+    while (r->next < end) {
+        int g = end - r->next < (uint64_t)batch ? (int)(end - r->next) : batch;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(o->threads)
+        for (int k = 0; k < g; k++) {
+            Position mate;
+            Move last;
+            int plies;
+            uint64_t ix = r->next + (uint64_t)k;
+            ncand[k] = -1;
+            if (reverse_game(o->seed, ix, &mate, &last, &plies) && !reverse_strip(&mate, o->seed, ix))
+                ncand[k] = reverse_candidates(&mate, last, rcand + (size_t)k * REVERSE_MAX_CANDIDATES, REVERSE_MAX_CANDIDATES);
+        }
+        int m = 0;
+        for (int k = 0; k < g; k++) {
+            if (ncand[k] < 0) { r->bare++; continue; }
+            for (int i = 0; i < ncand[k]; i++, m++) {
+                const ReverseCandidate *rc1 = &rcand[(size_t)k * REVERSE_MAX_CANDIDATES + i];
+                chunk[m].index = r->next + (uint64_t)k;
+                chunk[m].pos = rc1->pos;
+                chunk[m].game = rc1->game;
+                chunk[m].points = 0;
+                chunk[m].v = NULL;
+                chunk[m].ms = 0;
+            }
+        }
+        r->kept += (uint64_t)m;
+        int bad = m ? verify_chunk(r, chunk, m) : 0;
+        free_chunk(chunk, m);
+        if (bad) { *rc = bad; return 1; }
+        r->next += (uint64_t)g;
+        if (chunk_done(r)) return 1;
+    }
+    return 0;
+}
+
 int compose_random_run(const RandomOptions *o, VerifyFn verify) {
     RRun r;
     memset(&r, 0, sizeof r);
@@ -372,7 +481,7 @@ int compose_random_run(const RandomOptions *o, VerifyFn verify) {
     r.next = o->start;
     char err[512], path[4096];
     if (!(r.w = malloc(sizeof(int32_t) * SC_W_NB))) return cli_error("compose", "out of memory");
-    if (points_load(o->points_file, r.w, err, sizeof err)) { free(r.w); return cli_error("compose", "%s", err); }
+    if (!o->reverse && points_load(o->points_file, r.w, err, sizeof err)) { free(r.w); return cli_error("compose", "%s", err); }
     if (mkdir(o->out_dir, 0777) && errno != EEXIST) {
         free(r.w);
         return cli_error("compose", "cannot create %s: %s", o->out_dir, strerror(errno));
@@ -381,30 +490,38 @@ int compose_random_run(const RandomOptions *o, VerifyFn verify) {
     if (rc) { free(r.w); keys_free(&r.written_keys); return rc; }
     int fatal = 0;
     if (o->cl_threads) ocl_set_cl_threads(o->cl_threads);
-    r.dev = ocl_screen_open_cmd("compose", o->device, r.w, 0, o->threads,
-                                (o->quiet ? 0 : OCL_SAY_FALLBACK | OCL_SAY_DEVICE | OCL_SAY_OMP) | OCL_GEN_ONLY, &fatal);
+    if (!o->reverse)  /* (reverse construction screens nothing) */
+        r.dev = ocl_screen_open_cmd("compose", o->device, r.w, 0, o->threads,
+                                    (o->quiet ? 0 : OCL_SAY_FALLBACK | OCL_SAY_DEVICE | OCL_SAY_OMP) | OCL_GEN_ONLY, &fatal);
     if (fatal) { free(r.w); keys_free(&r.written_keys); return EXIT_USAGE; }
     char device[300];
     snprintf(device, sizeof device, "%s", r.dev ? ocl_screen_device(r.dev) : "OpenMP");
+    /* compose reverse: a batch of games per chunk, with room for all their candidates */
+    const int batch = 8 * (o->threads > 0 ? o->threads : 1);
     snprintf(path, sizeof path, "%s/problems.jsonl", o->out_dir);
     r.problems = fopen(path, o->resume ? "a" : "w");
     snprintf(path, sizeof path, "%s/verdicts.tsv", o->out_dir);
     r.verdicts = fopen(path, o->resume ? "a" : "w");
     const uint64_t block = 65536;
-    const int chunk_cap = 16 * (o->threads > 0 ? o->threads : 1);
+    const int chunk_cap = o->reverse ? batch * REVERSE_MAX_CANDIDATES : 16 * (o->threads > 0 ? o->threads : 1);
     uint64_t *kept_idx = malloc(sizeof(uint64_t) * block);
     Cand *chunk = calloc((size_t)chunk_cap, sizeof *chunk);
-    if (!r.problems || !r.verdicts || !kept_idx || !chunk) {
+    ReverseCandidate *rcand = o->reverse ? malloc(sizeof *rcand * (size_t)chunk_cap) : NULL;
+    int *ncand = o->reverse ? malloc(sizeof(int) * (size_t)batch) : NULL;
+    if (!r.problems || !r.verdicts || !kept_idx || !chunk || (o->reverse && (!rcand || !ncand))) {
         rc = cli_error("compose", "cannot write in %s: %s", o->out_dir, strerror(errno));
     } else {
         if (!o->resume)
-            fprintf(r.verdicts, "# tsumegen compose random verdicts: seed %" PRIu64 "\n# index\tpoints\tclass\tlength\tnodes\tms\n", o->seed);
+            fprintf(r.verdicts, "# tsumegen compose %s verdicts: seed %" PRIu64 "\n# %s\tclass\tlength\tnodes\tms%s\n", method_name(o), o->seed,
+                    o->reverse ? "game\tgame_move" : "index\tpoints", o->reverse ? "\tsfen" : "");
         r.t_start = util_now();
         random_interrupted = 0;
         void (*old)(int) = signal(SIGINT, on_sigint);
         uint64_t end = o->start + o->boards;
-        while (r.next < end && !rc)
-            if (run_block(&r, end - r.next < block ? end - r.next : block, kept_idx, chunk, chunk_cap, &rc)) break;
+        if (o->reverse) run_games(&r, end, batch, rcand, ncand, chunk, &rc);
+        else
+            while (r.next < end && !rc)
+                if (run_block(&r, end - r.next < block ? end - r.next : block, kept_idx, chunk, chunk_cap, &rc)) break;
         signal(SIGINT, old);
         if (!o->quiet) progress(&r, 1);
         summary(&r, device, random_interrupted);
@@ -418,6 +535,8 @@ int compose_random_run(const RandomOptions *o, VerifyFn verify) {
     ocl_screen_close(r.dev);
     free(kept_idx);
     free(chunk);
+    free(rcand);
+    free(ncand);
     free(r.w);
     keys_free(&r.written_keys);
     return rc;

@@ -37,9 +37,7 @@ static int accept(const Position *p, Position *q, Move m, Move reply, ExtendCand
     return 1;
 }
 
-/* The kinds a piece of type pt on `to` may have had before moving there from
- * `from`: itself, and the unpromoted kind when the move could promote. */
-static int pre_kinds(int us, int pt, int from, int to, int out[2]) {
+int extend_pre_kinds(int us, int pt, int from, int to, int out[2]) {
     int n = 0;
     out[n++] = pt;
     if (pt > KING && (in_zone(us, from) || in_zone(us, to))) out[n++] = raw_type(pt);
@@ -62,7 +60,7 @@ static int checks_onto(const Position *p, const Position *q1, int pt, int s, int
     }
     for (int from = 0; from < SQ_NB && n < max; from++) {
         if (base.board[from] || from == keep || from == s) continue;
-        int kinds[2], nk = pre_kinds(us, pt, from, s, kinds);
+        int kinds[2], nk = extend_pre_kinds(us, pt, from, s, kinds);
         for (int i = 0; i < nk && n < max; i++) {
             /* a piece of kind kinds[i] on `from` reaches s (pre-move occupancy) */
             if (!bb_test(piece_attack(us, kinds[i], from, base.occupied), s)) continue;
@@ -108,7 +106,7 @@ int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max
         if (!pc || piece_color(pc) != them || piece_type(pc) == KING) continue;
         for (int t = 0; t < SQ_NB && n < max; t++) {
             if (p->board[t]) continue;
-            int kinds[2], nk = pre_kinds(them, piece_type(pc), t, s, kinds);
+            int kinds[2], nk = extend_pre_kinds(them, piece_type(pc), t, s, kinds);
             for (int i = 0; i < nk && n < max; i++) {
                 if (!bb_test(piece_attack(them, kinds[i], t, p->occupied), s)) continue;
                 Move reply = make_move(t, s, kinds[i] != piece_type(pc));

@@ -29,6 +29,11 @@ typedef struct {
  * an order shuffled by rng.  Returns how many were written to out. */
 int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max);
 
+/* The kinds a piece of type pt on `to` may have had before moving there from
+ * `from` for side us: itself, and the unpromoted kind when the move could
+ * promote.  Returns how many (1 or 2) were written to out. */
+int extend_pre_kinds(int us, int pt, int from, int to, int out[2]);
+
 /* The problems waiting to be extended: perfect boards with their lengths, each
  * extended once, longest first (ties: the earlier found). */
 typedef struct {

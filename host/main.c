@@ -11,7 +11,7 @@ static const Command COMMANDS[] = {
     {"sfen", cmd_sfen, "read KIF or CSA records as SFEN lines", USAGE_SFEN},
     {"solve", cmd_solve, "exact tsume verifier (df-pn): length, main line, flaws", USAGE_SOLVE},
     {"usi", cmd_usi, "USI tsume engine for shogi GUIs (go mate)", USAGE_USI},
-    {"compose", cmd_compose, "compose perfect problems: ga (seeds/000), extend (逆算), random (seeds/002)", USAGE_COMPOSE},
+    {"compose", cmd_compose, "compose perfect problems: ga (seeds/000), extend (逆算), random (seeds/002), reverse (seeds/004)", USAGE_COMPOSE},
     {"points", cmd_points, "learn a tsume-points filter from compose random's verdicts", USAGE_POINTS},
     {"bench", cmd_bench, "speed figures: perft, solve, screen, confirm", USAGE_BENCH},
     {"screen", cmd_screen, "screen boards: legality, checks, mate1, mate3, points", USAGE_SCREEN},

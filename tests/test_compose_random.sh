@@ -16,11 +16,12 @@ d = sys.argv[1]
 s = json.loads(open(sys.argv[2]).read())
 assert s == json.load(open(d + "/summary.json")), "printed summary differs from summary.json"
 rows = [l.rstrip("\n").split("\t") for l in open(d + "/verdicts.tsv") if not l.startswith("#")]
-classes = ["nomate", "unknown", "short", "leftover", "cooked", "undecided", "perfect"]
+classes = ["nomate", "unknown", "short", "leftover", "cooked", "undecided", "final-alt", "perfect"]
 assert s["verified"] == len(rows) == sum(s[c] for c in classes), (s, len(rows))
 for c in classes:
     assert s[c] == sum(1 for r in rows if r[2] == c), c
-assert s["good"] == s["cooked"] + s["undecided"] + s["perfect"]
+assert s["good"] == s["cooked"] + s["undecided"] + s["final-alt"] + s["perfect"]
+assert s["final-alt"] == 0, "final-alt is a one-move class"
 idx = [int(r[0]) for r in rows]
 assert idx == sorted(idx) and 3000 <= idx[0] and idx[-1] < 4000, "indices out of order or range"
 assert all(100 <= float(r[1]) <= 115 for r in rows), "a verdict outside the band"
