@@ -120,7 +120,7 @@ const char USAGE_COMPOSE[] =
     "of verifications; --resume continues with the same options.\n"
     "\n"
     "usage: tsumegen compose reverse [--games N] [--time S] [--seed S] [--start I]\n"
-    "                                [--nodes N] [--min-length L] [--threads N]\n"
+    "                                [--nodes N] [--threads N]\n"
     "                                [--out DIR] [--resume] [--quiet]\n"
     "Reverse construction (seeds/004): games I .. I+N-1 (--games, default 1e5) of\n"
     "random legal moves from the initial position, each played to a mate (or given up\n"
@@ -236,7 +236,7 @@ static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions 
 /* Options of compose random that compose reverse does not take (it screens nothing). */
 static int random_only(const char *option) {
     return !strcmp(option, "--boards") || !strcmp(option, "--band") || !strcmp(option, "--points") || !strcmp(option, "--device") ||
-           !strcmp(option, "--cl-threads");
+           !strcmp(option, "--cl-threads") || !strcmp(option, "--min-length");  /* (every candidate is a one-move problem) */
 }
 
 /* `compose random` and `compose reverse`: their options into a RandomOptions and the run. */

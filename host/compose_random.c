@@ -117,8 +117,7 @@ static uint64_t good_count(const RRun *r) {
 /* The options that change what a run writes, as one line: a resume must match it. */
 static void options_line(const RandomOptions *o, char *buf, size_t len) {
     if (o->reverse) {
-        snprintf(buf, len, "--seed %" PRIu64 " --start %" PRIu64 " --nodes %" PRIu64 " --min-length %d", o->seed, o->start,
-                 o->node_limit, o->min_length);
+        snprintf(buf, len, "--seed %" PRIu64 " --start %" PRIu64 " --nodes %" PRIu64, o->seed, o->start, o->node_limit);
         return;
     }
     char lo[32] = "", hi[32] = "";
