@@ -67,13 +67,18 @@ static int walk_or(Pc *p, Position *pos, int b) {
     gen_legal(pos, ml);
     Move best = MOVE_NONE;
     int best_len = 1 << 30;
-    /* the search is an oracle: first the checks its table already proves */
+    /* a check that leaves no legal move mates at once: the walk sees that itself,
+     * and asks the search nothing (the last attacker move of every line, and all of
+     * a one-move problem); else the search is an oracle: first the checks its
+     * table already proves */
     int nopen = 0;
-    for (int i = 0; i < ml->count; i++) {
+    for (int i = 0; i < ml->count && best_len > 0; i++) {
         Undo u;
         pos_do_move(pos, ml->moves[i], &u);
         open[i] = (uint8_t)in_check(pos);
-        if (open[i]) {
+        if (open[i] && !has_legal_move(pos)) {
+            best_len = 0, best = ml->moves[i];
+        } else if (open[i]) {
             nopen++;
             DfResult r = df_probe(p->c, pos, b - 1, DF_PLAIN);
             if (r.result == DF_PROVEN && r.len < best_len) { best_len = r.len; best = ml->moves[i]; }
