@@ -131,9 +131,10 @@ const char USAGE_COMPOSE[] =
     "such one-move problem (legal, White not in check) is verified with --nodes\n"
     "(default 2000) and logged in DIR/verdicts.tsv (game, game_move: 1 for seeds/004's\n"
     "own candidate, class, length, nodes, ms, SFEN; class final-alt: a mate another\n"
-    "move gives too, which seeds/004 did not check).  Perfect problems with a single mating\n"
-    "move go to DIR/problems.jsonl and DIR/NNN.kif (default DIR out/reverse) as in\n"
-    "compose random; `compose extend --from DIR/problems.jsonl` grows them backwards.\n"
+    "move gives too, which seeds/004 did not check).  Perfect problems with a single\n"
+    "mating move go to DIR/problems.jsonl and DIR/NNN.kif (default DIR out/reverse)\n"
+    "as in compose random; `compose extend --from DIR/problems.jsonl` grows them\n"
+    "backwards.\n"
     "--time, the summary, the checkpoint after every batch of games and --resume as\n"
     "in compose random; the summary also counts seeds/004's own candidates\n"
     "(game_candidates) and how many of them are perfect (game_perfect).\n";
