@@ -445,6 +445,12 @@ int count_checks(const Position *pos) {
     return n;
 }
 
+int movelist_has(const MoveList *list, Move m) {
+    for (int i = 0; i < list->count; i++)
+        if (list->moves[i] == m) return 1;
+    return 0;
+}
+
 int has_legal_move(const Position *pos) {
     MoveList l;
     if (in_check(pos)) return gen_evasions(pos, &l) > 0;

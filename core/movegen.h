@@ -39,6 +39,8 @@ int gen_evasions(const Position *pos, MoveList *list);
 /* gen_evasions' count without listing the moves; *nondrop: the board moves among
  * them, *drop_squares: the squares with at least one legal drop. */
 int count_evasions(const Position *pos, int *nondrop, int *drop_squares);
+/* Whether m is among list's moves. */
+int movelist_has(const MoveList *list, Move m);
 /* Does the side to move have any legal move? (early exit; used by mate tests) */
 int has_legal_move(const Position *pos);
 /* Number of legal moves, without listing them (perft leaves); equals gen_legal's count. */

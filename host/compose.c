@@ -123,26 +123,6 @@ static int same_pv(const Verdict *a, const Verdict *b) {
     return a->pv_len == b->pv_len && !memcmp(a->pv, b->pv, sizeof(Move) * (size_t)a->pv_len);
 }
 
-/* Whether v's main line is still one in p: every move legal, every attacker move a
- * check, the last position mate (futile drops aside, as the proof checker judges
- * it).  When not, no verdict on p can have that main line: the verifier need not
- * be asked.  (1 when the line is not kept whole: the verifier decides.) */
-static int main_line_plays(const Position *p, const Verdict *v) {
-    if (v->pv_len != v->length) return 1;
-    Position q = *p;
-    MoveList ml;
-    for (int k = 0; k < v->pv_len; k++) {
-        gen_legal(&q, &ml);
-        int found = 0;
-        for (int i = 0; i < ml.count && !found; i++) found = ml.moves[i] == v->pv[k];
-        if (!found) return 0;
-        Undo u;
-        pos_do_move(&q, v->pv[k], &u);
-        if (k % 2 == 0 && !in_check(&q)) return 0;
-    }
-    return pc_final_mate(&q, p->side, 0);
-}
-
 void compose_remove_redundant(Position *pos, Verdict *v, VerifyFn verify, uint64_t node_limit) {
     Verdict *t = malloc(sizeof *t);
     if (!t) return;
@@ -152,7 +132,10 @@ void compose_remove_redundant(Position *pos, Verdict *v, VerifyFn verify, uint64
         Position p = *pos;
         pos_remove(&p, sq);
         if (compose_normalize(&p)) continue;  /* the piece goes to the defender's hand */
-        if (!main_line_plays(&p, v)) continue;  /* needed: the main line breaks without it */
+        /* needed when the main line no longer plays without it (the proof checker's
+         * replay): no verdict on p can have that line, so the verifier is not asked
+         * (a line not kept whole is left to the verifier) */
+        if (v->pv_len == v->length && pc_replay_line(&p, v->pv, v->pv_len, NULL)) continue;
         if (verify(&p, node_limit, t) || t->result != VERDICT_MATE || !t->perfect || !same_pv(t, v)) continue;
         *pos = p;
         *v = *t;

@@ -5,12 +5,6 @@
 #include "../core/mate1.h"
 #include "sfen.h"
 
-static int list_has(const MoveList *ml, Move m) {
-    for (int i = 0; i < ml->count; i++)
-        if (ml->moves[i] == m) return 1;
-    return 0;
-}
-
 /* Keeps q as a candidate when it is legal, m is a legal check there, the king's
  * move k' -> k is a legal reply, the two moves give p's board and attacker hand
  * back, and the attacker has no mate in one.  Duplicates (one Q by two routes)
@@ -19,12 +13,12 @@ static int accept(const Position *p, Position *q, Move m, Move reply, ExtendCand
     if (compose_normalize(q) || in_check(q)) return 0;
     MoveList ml;
     gen_checks(q, &ml);
-    if (!list_has(&ml, m)) return 0;
+    if (!movelist_has(&ml, m)) return 0;
     Position r = *q;
     Undo u;
     pos_do_move(&r, m, &u);
     gen_evasions(&r, &ml);
-    if (!list_has(&ml, reply)) return 0;
+    if (!movelist_has(&ml, reply)) return 0;
     pos_do_move(&r, reply, &u);
     if (memcmp(r.board, p->board, sizeof r.board) || memcmp(r.hand[p->side], p->hand[p->side], sizeof r.hand[0]))
         return 0;

@@ -167,24 +167,31 @@ int pc_final_mate(Position *pos, int attacker, int level) {
     return 1;
 }
 
+const char *pc_replay_line(const Position *pos, const Move *pv, int n, Position *at) {
+    Position q = *pos;
+    MoveList ml;
+    const char *why = NULL;
+    for (int k = 0; k < n && !why; k++) {
+        gen_legal(&q, &ml);
+        if (!movelist_has(&ml, pv[k])) { why = "illegal main-line move"; break; }
+        Undo u;
+        pos_do_move(&q, pv[k], &u);
+        if (k % 2 == 0 && !in_check(&q)) why = "main-line attacker move does not check";
+    }
+    if (!why && !pc_final_mate(&q, pos->side, 0)) why = "main line does not end in mate";
+    if (why && at) *at = q;
+    return why;
+}
+
 int pc_verify(DfCtx *c, Position *pos, const TsAnswer *a, double deadline, char *msg, size_t len) {
     msg[0] = 0;
     Pc p = {c, pos->side, NULL, NULL, 0, 0, 0, 0, msg, len};
     /* main line replay */
     if (a->npv) {
-        Position q = *pos;
-        MoveList ml;
+        Position q;
         if (a->npv % 2 == 0) { snprintf(msg, len, "main line has even length"); return 0; }
-        for (int k = 0; k < a->npv; k++) {
-            gen_legal(&q, &ml);
-            int found = 0;
-            for (int i = 0; i < ml.count; i++) found |= ml.moves[i] == a->pv[k];
-            if (!found) { fail(&p, &q, "illegal main-line move"); return 0; }
-            Undo u;
-            pos_do_move(&q, a->pv[k], &u);
-            if (k % 2 == 0 && !in_check(&q)) { fail(&p, &q, "main-line attacker move does not check"); return 0; }
-        }
-        if (!pc_final_mate(&q, p.attacker, 0)) { fail(&p, &q, "main line does not end in mate"); return 0; }
+        const char *why = pc_replay_line(pos, a->pv, a->npv, &q);
+        if (why) { fail(&p, &q, why); return 0; }
     }
     /* proof tree walk */
     uint64_t budget = df_nodes(c) + (4 * df_nodes(c) > 8000000 ? 4 * df_nodes(c) : 8000000);

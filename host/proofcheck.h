@@ -19,5 +19,9 @@
 int pc_verify(DfCtx *c, Position *pos, const TsAnswer *a, double deadline, char *msg, size_t len);
 /* Final-position test of the main line: in check and only futile drops left. */
 int pc_final_mate(Position *pos, int attacker, int level);
+/* The main line's replay from pos (pv, n plies): every move legal, every attacker
+ * move a check, the last position mate (pc_final_mate).  NULL when it plays, else
+ * why not; *at (when not NULL) is then the position the reason names. */
+const char *pc_replay_line(const Position *pos, const Move *pv, int n, Position *at);
 
 #endif

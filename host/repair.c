@@ -11,11 +11,9 @@ static int play_line(const Position *start, const Move *pv, int n, int *evasions
     MoveList ml;
     Undo u;
     for (int i = 0; i < n; i++) {
-        int found = 0;
         if (i % 2 == 0) gen_checks(&p, &ml);
         else gen_evasions(&p, &ml);
-        for (int j = 0; j < ml.count && !found; j++) found = ml.moves[j] == pv[i];
-        if (!found) return 0;
+        if (!movelist_has(&ml, pv[i])) return 0;
         if (i % 2 && evasions) evasions[i / 2] = ml.count;
         pos_do_move(&p, pv[i], &u);
     }

@@ -98,9 +98,7 @@ static int accept(Position *q, Move m, Move last, ReverseCandidate *out, int n) 
     if (compose_normalize(q) || in_check(q)) return 0;
     MoveList ml;
     gen_checks(q, &ml);
-    int found = 0;
-    for (int i = 0; i < ml.count && !found; i++) found = ml.moves[i] == m;
-    if (!found) return 0;
+    if (!movelist_has(&ml, m)) return 0;
     Position r = *q;
     Undo u;
     pos_do_move(&r, m, &u);

@@ -10,12 +10,6 @@
 #include "../host/verify_adapter.h"
 #include "../core/mate1.h"
 
-static int list_has(const MoveList *ml, Move m) {
-    for (int i = 0; i < ml->count; i++)
-        if (ml->moves[i] == m) return 1;
-    return 0;
-}
-
 /* Every candidate is what extend.h promises: legal, the defender not in check,
  * no mate in one, the check legal, the king's reply legal, and the two moves
  * give the problem back (board and attacker hand); no candidate twice.  Drops,
@@ -45,10 +39,10 @@ TEST(extend_candidates_lead_back) {
             r = q;
             CHECK(gen_mate1(&r, &ml) == 0);
             gen_checks(&q, &ml);
-            CHECK(list_has(&ml, cand[i].check));
+            CHECK(movelist_has(&ml, cand[i].check));
             pos_do_move(&r, cand[i].check, &u);
             gen_evasions(&r, &ml);
-            CHECK(list_has(&ml, cand[i].reply));
+            CHECK(movelist_has(&ml, cand[i].reply));
             /* the king steps onto its square in p, or another piece takes the checker */
             int king_back = move_to(cand[i].reply) == p.king_sq[p.side ^ 1];
             CHECK(king_back || (move_to(cand[i].reply) == move_to(cand[i].check) &&
