@@ -5,18 +5,26 @@
 #include "../core/mate1.h"
 #include "sfen.h"
 
+int extend_check_from(Position *q, Move m, Position *after) {
+    if (compose_normalize(q) || in_check(q)) return 0;
+    MoveList ml;
+    gen_checks(q, &ml);
+    if (!movelist_has(&ml, m)) return 0;
+    Undo u;
+    *after = *q;
+    pos_do_move(after, m, &u);
+    return 1;
+}
+
 /* Keeps q as a candidate when it is legal, m is a legal check there, the king's
  * move k' -> k is a legal reply, the two moves give p's board and attacker hand
  * back, and the attacker has no mate in one.  Duplicates (one Q by two routes)
  * are dropped by key. */
 static int accept(const Position *p, Position *q, Move m, Move reply, ExtendCandidate *out, int n) {
-    if (compose_normalize(q) || in_check(q)) return 0;
+    Position r;
+    if (!extend_check_from(q, m, &r)) return 0;
     MoveList ml;
-    gen_checks(q, &ml);
-    if (!movelist_has(&ml, m)) return 0;
-    Position r = *q;
     Undo u;
-    pos_do_move(&r, m, &u);
     gen_evasions(&r, &ml);
     if (!movelist_has(&ml, reply)) return 0;
     pos_do_move(&r, reply, &u);

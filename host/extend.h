@@ -29,6 +29,11 @@ typedef struct {
  * an order shuffled by rng.  Returns how many were written to out. */
 int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max);
 
+/* The first test of any candidate made backwards: q normalized (the hand
+ * convention, every legality rule), the side not to move not in check, and m a
+ * legal check in q.  Then *after is q after m and the answer 1; else 0. */
+int extend_check_from(Position *q, Move m, Position *after);
+
 /* The kinds a piece of type pt on `to` may have had before moving there from
  * `from` for side us: itself, and the unpromoted kind when the move could
  * promote.  Returns how many (1 or 2) were written to out. */

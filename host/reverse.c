@@ -95,14 +95,8 @@ int reverse_strip(Position *mate, uint64_t seed, uint64_t index) {
  * a legal check there and mates, and q is new; 1 when added. */
 static int accept(Position *q, Move m, Move last, ReverseCandidate *out, int n) {
     q->side = BLACK;
-    if (compose_normalize(q) || in_check(q)) return 0;
-    MoveList ml;
-    gen_checks(q, &ml);
-    if (!movelist_has(&ml, m)) return 0;
-    Position r = *q;
-    Undo u;
-    pos_do_move(&r, m, &u);
-    if (has_legal_move(&r)) return 0;
+    Position r;
+    if (!extend_check_from(q, m, &r) || has_legal_move(&r)) return 0;
     uint64_t key = pos_key(q);
     for (int i = 0; i < n; i++)
         if (pos_key(&out[i].pos) == key) return 0;
