@@ -18,9 +18,14 @@ typedef struct {
     double fitness;
 } Individual;
 
+/* A set of strings that keeps their insertion order (s[0..n), for checkpoints)
+ * and an open-addressed index of it (slot: index + 1, 0 empty; nslot a power
+ * of two, at most half full). */
 typedef struct {
     char **s;
     int n, cap;
+    uint32_t *slot;
+    size_t nslot;
 } Keys;
 
 typedef struct {
