@@ -17,7 +17,7 @@ const char USAGE_COMPOSE[] =
     "                           [--threads N] [--method M]\n"
     "                           [--archive-rate X] [--mutation X] [--tournament N] [--ones N]\n"
     "                           [--device D] [--points FILE] [--cl-threads N]\n"
-    "                           [--resume] [--quiet]\n"
+    "                           [--resume] [--quiet] [--no-kif]\n"
     "Evolves perfect tsume problems from an initial problem with the genetic algorithm of\n"
     "seeds/000 (defaults = its Table 1: pop 200, gens 50, tournament 8, mutation 0.001,\n"
     "archive rate 0.05, 10 one-bits).  Each generation decodes pop*K offspring (K =\n"
@@ -71,7 +71,10 @@ const char USAGE_COMPOSE[] =
     "  --resume      continue the run in DIR from its checkpoint; options left out\n"
     "                take the run's own values (--init, --pop, --gens ... as started),\n"
     "                options given must equal them except --gens (go on further),\n"
-    "                --threads, --device, --cl-threads and --quiet\n"
+    "                --threads, --device, --cl-threads, --quiet and --no-kif\n"
+    "  --no-kif      no DIR/NNN.kif files (in every compose command): problems.jsonl\n"
+    "                has each problem and its main line, and\n"
+    "                `tsumegen solve --kif KIFDIR < DIR/problems.jsonl` writes them later\n"
     "  --device D    screening device, as `tsumegen screen --device`: auto (default:\n"
     "                $TSUMEGEN_DEVICE, else a GPU, else an OpenCL CPU device), gpu, cpu,\n"
     "                N, part of a device name, or omp; without OpenCL the OpenMP path runs\n"
@@ -84,7 +87,7 @@ const char USAGE_COMPOSE[] =
     "\n"
     "usage: tsumegen compose extend --from FILE [--rounds N] [--extend K] [--extend-tries N]\n"
     "                               [--nodes N] [--retry K] [--retry-nodes N] [--seed S]\n"
-    "                               [--threads N] [--out DIR] [--resume] [--quiet]\n"
+    "                               [--threads N] [--out DIR] [--resume] [--quiet] [--no-kif]\n"
     "Backward extension alone, no GA: FILE holds problems (JSON lines with an \"sfen\"\n"
     "field, such as a GA run's problems.jsonl, or SFEN lines); each is verified and the\n"
     "perfect ones form the pool.  Each round extends the --extend longest problems of\n"
@@ -98,7 +101,7 @@ const char USAGE_COMPOSE[] =
     "usage: tsumegen compose random [--boards N] [--time S] [--seed S] [--start I]\n"
     "                               [--band LO:HI] [--points FILE] [--nodes N] [--min-length L]\n"
     "                               [--threads N] [--device D] [--cl-threads N]\n"
-    "                               [--out DIR] [--resume] [--quiet]\n"
+    "                               [--out DIR] [--resume] [--quiet] [--no-kif]\n"
     "Random composition (seeds/002): the boards I .. I+N-1 of the generated stream of\n"
     "`tsumegen screen --generate` (--boards, default 1e6; --start, default 0), screened\n"
     "on the device; the legal ones with a check, an attacker piece on the board\n"
@@ -121,7 +124,7 @@ const char USAGE_COMPOSE[] =
     "\n"
     "usage: tsumegen compose reverse [--games N] [--time S] [--seed S] [--start I]\n"
     "                                [--nodes N] [--threads N]\n"
-    "                                [--out DIR] [--resume] [--quiet]\n"
+    "                                [--out DIR] [--resume] [--quiet] [--no-kif]\n"
     "Reverse construction (seeds/004): games I .. I+N-1 (--games, default 1e5) of\n"
     "random legal moves from the initial position, each played to a mate (or given up\n"
     "after 2000 plies), turned so that Black mates; Black's hand and king and every\n"
@@ -192,6 +195,7 @@ static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions 
         long long x = 0;  /* (set whenever cli_parse_int returns 0; -O3 cannot see that cli_error returns non-zero) */
         if (!strcmp(a, "--resume")) { o->resume = 1; continue; }
         if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+        if (!strcmp(a, "--no-kif")) { o->no_kif = 1; continue; }
         if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);
         const char *v = argv[++i];
         given[(*ngiven)++] = a;
@@ -253,6 +257,7 @@ static int compose_random(int argc, char **argv, int reverse) {
         double d = 0;
         if (!strcmp(a, "--resume")) { o.resume = 1; continue; }
         if (!strcmp(a, "--quiet")) { o.quiet = 1; continue; }
+        if (!strcmp(a, "--no-kif")) { o.no_kif = 1; continue; }
         if (reverse && random_only(a)) return cli_error("compose", "%s is an option of compose random, not of compose reverse", a);
         if (i + 1 >= argc) return cli_error("compose", "unknown option or missing value: '%s'", a);
         const char *v = argv[++i];

@@ -43,6 +43,7 @@ enum { METHOD_GA_ARCHIVE = 0, METHOD_GA = 1, METHOD_RANDOM = 2, METHOD_EXTEND = 
 typedef struct {
     const char *init_sfen;
     int pop, gens, ones, tournament, oversample, threads, method, resume, quiet;
+    int no_kif;  /* problems.jsonl only, no DIR/NNN.kif */
     double mutation, archive_rate;
     uint64_t seed, node_limit;
     /* second look: the `retry` longest undecided mates of a generation are verified

@@ -102,16 +102,27 @@ void write_problem(Run *r, const Position *pos, const Verdict *v, int origin) {
     char comment[128];
     snprintf(comment, sizeof comment, "tsumegen GA: %d手詰 generation %d seed %llu", v->length, r->generation,
              (unsigned long long)r->o->seed);
-    write_problem_kif(r->o->out_dir, r->written, pos, v, comment);
+    if (!r->o->no_kif) write_problem_kif(r->o->out_dir, r->written, pos, v, comment);
 }
 
+/* A KIF file that cannot be written is said once on stderr (the problem is in
+ * problems.jsonl already, and the run goes on); the composers call it from one
+ * thread. */
 void write_problem_kif(const char *out_dir, int id, const Position *pos, const Verdict *v, const char *comment) {
+    static int warned;
     char path[4096];
     snprintf(path, sizeof path, "%s/%03d.kif", out_dir, id);
     FILE *f = fopen(path, "w");
+    int err = f ? 0 : errno;
     if (f) {
         kif_write(f, pos, v->pv, v->pv_len, comment);
-        fclose(f);
+        if (ferror(f)) err = errno ? errno : EIO;
+        if (fclose(f) && !err) err = errno ? errno : EIO;
+    }
+    if (err && !warned) {
+        warned = 1;
+        fprintf(stderr, "tsumegen compose: cannot write %s: %s; problems.jsonl keeps every problem "
+                        "(KIF failures after this one are not reported)\n", path, strerror(err));
     }
 }
 

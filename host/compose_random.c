@@ -277,7 +277,7 @@ static void record_problem(RRun *r, const Cand *c) {
     char comment[160];
     snprintf(comment, sizeof comment, "tsumegen %s: %d手詰 seed %" PRIu64 " %s %" PRIu64, method_name(r->o), v->length, r->o->seed,
              r->o->reverse ? "game" : "index", c->index);
-    write_problem_kif(r->o->out_dir, r->written, p, v, comment);
+    if (!r->o->no_kif) write_problem_kif(r->o->out_dir, r->written, p, v, comment);
 }
 
 /* Candidates [0, n) verified on the threads, then recorded in index order. */

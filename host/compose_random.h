@@ -20,6 +20,7 @@ typedef struct {
     int32_t band_lo, band_hi;  /* milli-points, both ends kept */
     int min_length;            /* shorter mates are not problems (seeds/002: 5 plies) */
     int threads, cl_threads, quiet, resume;
+    int no_kif;                /* problems.jsonl only, no DIR/NNN.kif */
     int reverse;               /* compose reverse: `boards` counts games, no screen */
     const char *device, *points_file, *out_dir;
     ProofFn proof;             /* run on each problem before it is written (NULL: none) */

@@ -92,6 +92,17 @@ case "$BIN" in *san*) echo "skip the one-thread run (sanitizer build)" ;; *)
 "$T" compose reverse $args --threads 1 --out "$d/b" > /dev/null 2>&1
 cmp -s <(cut -f1-5,7 "$d/a/verdicts.tsv") <(cut -f1-5,7 "$d/b/verdicts.tsv") && cmp -s "$d/a/problems.jsonl" "$d/b/problems.jsonl" &&
     ok "one thread writes the files of two" || bad "thread count changes the files" ;; esac
+# --no-kif: the same problems.jsonl, no KIF file
+case "$BIN" in *san*) echo "skip --no-kif (sanitizer build)" ;; *)
+"$T" compose reverse $args --threads 2 --no-kif --out "$d/k" > /dev/null 2>&1
+cmp -s "$d/a/problems.jsonl" "$d/k/problems.jsonl" && [ "$(ls "$d/k" | grep -c '\.kif$')" = 0 ] &&
+    ok "--no-kif: the same problems, no KIF file" || bad "--no-kif" ;; esac
+# a KIF file that cannot be written (a directory in its place): said once, the run goes on
+mkdir -p "$d/w/001.kif"
+"$T" compose reverse --seed 3 --games 3 --quiet --out "$d/w" > /dev/null 2>"$d/w.err"; rc=$?
+nw=$(wc -l < "$d/w/problems.jsonl" 2>/dev/null || echo 0)
+[ $rc = 0 ] && [ "$nw" -ge 2 ] && [ "$(grep -c "cannot write $d/w/001.kif" "$d/w.err")" = 1 ] && [ -f "$d/w/002.kif" ] &&
+    ok "an unwritable KIF file is said once; the run goes on ($nw problems)" || { bad "unwritable KIF (rc $rc, $nw problems)"; cat "$d/w.err"; }
 # stopped after its first batch of games (--time), then resumed: the same files
 "$T" compose reverse $args --threads 2 --time 0.001 --out "$d/c" > /dev/null 2>&1
 next=$(sed -n 's/^next //p' "$d/c/checkpoint.txt" 2>/dev/null)

@@ -38,10 +38,15 @@ for r, line in zip(rows, out):
         print("MISMATCH", r["sfen"], line); bad += 1
 sys.exit(1 if bad or len(out) != len(rows) else 0)
 PY
-"$BIN/tsumegen" compose extend ${args/--rounds 2/--rounds 1} --out "$d/c" >/dev/null 2>&1
+# the first round with --no-kif, the second resumed without it
+"$BIN/tsumegen" compose extend ${args/--rounds 2/--rounds 1} --no-kif --out "$d/c" >/dev/null 2>&1
+n1=$(wc -l < "$d/c/problems.jsonl"); k1=$(ls "$d/c" | grep -c '\.kif$')
+[ "$n1" -gt 0 ] && [ "$k1" = 0 ] && ok "--no-kif: $n1 problems, no KIF file" || bad "--no-kif ($n1 problems, $k1 KIF files)"
 cp -r "$d/c" "$d/c2"
 "$BIN/tsumegen" compose extend $args --out "$d/c" --resume >/dev/null 2>&1
 cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && ok "--resume continues the same run" || bad "--resume differs from a straight run"
+n2=$(wc -l < "$d/c/problems.jsonl"); k2=$(ls "$d/c" | grep -c '\.kif$')
+[ "$n2" -gt "$n1" ] && [ "$k2" = $((n2 - n1)) ] && ok "the resume without --no-kif writes the KIF files of its own problems" || bad "KIF after resume ($n1, $n2, $k2)"
 # the pool is in the checkpoint: a resume needs no --from
 "$BIN/tsumegen" compose extend --rounds 2 --threads 2 --quiet --out "$d/c2" --resume >/dev/null 2>"$d/e"
 cmp -s "$d/a/problems.jsonl" "$d/c2/problems.jsonl" && ok "--resume without --from continues the same run" \
