@@ -297,7 +297,7 @@ static int extend_round(Run *r, uint64_t seed, Child **out) {
         r->pool.extended[i] = 1;
         Position base;
         char err[ERR_MAX];
-        if (sfen_parse(r->pool.sfen[i], &base, 0, err, sizeof err)) continue;
+        if (sfen_parse(r->pool.sfen.s[i], &base, 0, err, sizeof err)) continue;
         int got = extend_candidates(&base, &rng, cand, EXTEND_MAX);
         /* the run's longest problem gets 4x the candidates (all of them, mostly): it is
          * the one that can set a record */

@@ -164,8 +164,10 @@ int second_look(Run *r, Child *ch, int n_eval, int *rescued) {
 int verify_children(Run *r, Child *ch, int n) {
     int stopped = 0, nt = 0;
     int *first = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1)), *todo = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    int *seen_child = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));  /* entry k of seen: its child */
+    Keys seen = {0};  /* the boards to verify so far (compose extend --from: 100,000 and more) */
     char (*sfen)[SFEN_MAX] = malloc(SFEN_MAX * (size_t)(n > 0 ? n : 1));
-    if (!first || !todo || !sfen) { free(first); free(todo); free(sfen); return 1; }
+    if (!first || !todo || !seen_child || !sfen) { free(first); free(todo); free(seen_child); free(sfen); return 1; }
     for (int i = 0; i < n; i++) {  /* first[i]: -2 cached, -1 to verify, else the same board earlier in the batch */
         Child *c = &ch[i];
         c->node_limit = r->o->node_limit;
@@ -179,9 +181,14 @@ int verify_children(Run *r, Child *ch, int n) {
             r->gen_cached++;
             continue;
         }
-        for (int j = 0; j < i && first[i] == -1; j++)
-            if (first[j] == -1 && !strcmp(sfen[i], sfen[j])) first[i] = j;
-        if (first[i] == -1) todo[nt++] = i;
+        int k = keys_find(&seen, sfen[i]);
+        if (k >= 0) {
+            first[i] = seen_child[k];
+            continue;
+        }
+        keys_add(&seen, sfen[i]);  /* (out of memory: not kept, a repeat is verified again) */
+        if (seen.n > 0 && !strcmp(seen.s[seen.n - 1], sfen[i])) seen_child[seen.n - 1] = i;
+        todo[nt++] = i;
     }
 #pragma omp parallel for schedule(dynamic, 1)
     for (int k = 0; k < nt; k++) {
@@ -200,6 +207,7 @@ int verify_children(Run *r, Child *ch, int n) {
             stopped = 1;
         }
     }
-    free(first); free(todo); free(sfen);
+    keys_free(&seen);
+    free(first); free(todo); free(seen_child); free(sfen);
     return stopped;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "compose.h"
 #include "extend.h"
+#include "keyset.h"
 #include "ga.h"
 #include "ocl.h"
 #include "vcache.h"
@@ -18,15 +19,6 @@ typedef struct {
     double fitness;
 } Individual;
 
-/* A set of strings that keeps their insertion order (s[0..n), for checkpoints)
- * and an open-addressed index of it (slot: index + 1, 0 empty; nslot a power
- * of two, at most half full). */
-typedef struct {
-    char **s;
-    int n, cap;
-    uint32_t *slot;
-    size_t nslot;
-} Keys;
 
 typedef struct {
     const ComposeOptions *o;
@@ -71,9 +63,6 @@ typedef struct {
     uint64_t node_limit;  /* the budget that gave v (the retry budget after a second look) */
 } Child;
 
-int keys_has(const Keys *k, const char *key);
-void keys_add(Keys *k, const char *key);
-void keys_free(Keys *k);
 void archive_add(Run *r, const Genome *g);
 /* `"NAME":["7g7f",...],` : a verdict's line (pv) as a JSON field. */
 void write_pv(FILE *f, const char *name, const Verdict *v);

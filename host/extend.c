@@ -133,14 +133,12 @@ int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max
 
 /* ---- the pool ---- */
 
+/* (compose extend --from a reverse run's problems.jsonl starts with 100,000
+ * entries and more: the set's index, not a scan) */
 int extend_pool_add_sfen(ExtendPool *pool, const char *sfen, int length, int extended) {
-    for (int i = 0; i < pool->n; i++)  /* a few hundred entries: a scan is fine */
-        if (!strcmp(pool->sfen[i], sfen)) return 0;
+    if (keys_has(&pool->sfen, sfen)) return 0;
     if (pool->n == pool->cap) {
         int cap = pool->cap ? 2 * pool->cap : 64;
-        char **s = realloc(pool->sfen, sizeof(char *) * (size_t)cap);
-        if (!s) return -1;
-        pool->sfen = s;
         int *l = realloc(pool->length, sizeof(int) * (size_t)cap);
         if (!l) return -1;
         pool->length = l;
@@ -148,7 +146,8 @@ int extend_pool_add_sfen(ExtendPool *pool, const char *sfen, int length, int ext
         if (!x) return -1;
         pool->extended = x, pool->cap = cap;
     }
-    if (!(pool->sfen[pool->n] = strdup(sfen))) return -1;
+    keys_add(&pool->sfen, sfen);
+    if (pool->sfen.n != pool->n + 1) return -1;
     pool->length[pool->n] = length, pool->extended[pool->n] = (uint8_t)(extended != 0);
     pool->n++;
     return 1;
@@ -169,8 +168,7 @@ int extend_pool_next(const ExtendPool *pool, int min_length) {
 }
 
 void extend_pool_free(ExtendPool *pool) {
-    for (int i = 0; i < pool->n; i++) free(pool->sfen[i]);
-    free(pool->sfen);
+    keys_free(&pool->sfen);
     free(pool->length);
     free(pool->extended);
     memset(pool, 0, sizeof *pool);

@@ -18,6 +18,7 @@
 #define TSUMEGEN_EXTEND_H
 #include "compose.h"
 #include "ga.h"
+#include "keyset.h"
 
 typedef struct {
     Position pos;  /* Q, normalized (hand convention) */
@@ -42,7 +43,7 @@ int extend_pre_kinds(int us, int pt, int from, int to, int out[2]);
 /* The problems waiting to be extended: perfect boards with their lengths, each
  * extended once, longest first (ties: the earlier found). */
 typedef struct {
-    char **sfen;  /* canonical SFEN (compose_canonical) */
+    Keys sfen;  /* canonical SFEN (compose_canonical): entry i is sfen.s[i] */
     int *length;
     uint8_t *extended;
     int n, cap;
