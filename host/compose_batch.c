@@ -186,8 +186,7 @@ int verify_children(Run *r, Child *ch, int n) {
             first[i] = seen_child[k];
             continue;
         }
-        keys_add(&seen, sfen[i]);  /* (out of memory: not kept, a repeat is verified again) */
-        if (seen.n > 0 && !strcmp(seen.s[seen.n - 1], sfen[i])) seen_child[seen.n - 1] = i;
+        if (keys_add(&seen, sfen[i]) > 0) seen_child[seen.n - 1] = i;  /* (out of memory: a repeat is verified again) */
         todo[nt++] = i;
     }
 #pragma omp parallel for schedule(dynamic, 1)

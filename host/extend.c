@@ -146,8 +146,7 @@ int extend_pool_add_sfen(ExtendPool *pool, const char *sfen, int length, int ext
         if (!x) return -1;
         pool->extended = x, pool->cap = cap;
     }
-    keys_add(&pool->sfen, sfen);
-    if (pool->sfen.n != pool->n + 1) return -1;
+    if (keys_add(&pool->sfen, sfen) < 0) return -1;
     pool->length[pool->n] = length, pool->extended[pool->n] = (uint8_t)(extended != 0);
     pool->n++;
     return 1;

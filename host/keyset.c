@@ -37,8 +37,8 @@ static int keys_reindex(Keys *k, size_t nslot) {
 
 /* Out of memory, the key is not kept (said on stderr): at worst a board is
  * handled twice, never a crash.  A key already there is not added again. */
-void keys_add(Keys *k, const char *key) {
-    if (keys_has(k, key)) return;
+int keys_add(Keys *k, const char *key) {
+    if (keys_has(k, key)) return 0;
     char *copy = strdup(key);
     if (copy && k->n == k->cap) {
         int cap = k->cap ? 2 * k->cap : 64;
@@ -49,10 +49,11 @@ void keys_add(Keys *k, const char *key) {
     if (copy && 2 * ((size_t)k->n + 1) > k->nslot && !keys_reindex(k, k->nslot ? 2 * k->nslot : 128)) free(copy), copy = NULL;
     if (!copy) {
         fprintf(stderr, "tsumegen compose: out of memory: a board key is not kept\n");
-        return;
+        return -1;
     }
     k->s[k->n++] = copy;
     k->slot[key_slot(k, copy)] = (uint32_t)k->n;
+    return 1;
 }
 
 void keys_free(Keys *k) {

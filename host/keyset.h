@@ -20,9 +20,9 @@ typedef struct {
 int keys_has(const Keys *k, const char *key);
 /* The index of key in s, or -1. */
 int keys_find(const Keys *k, const char *key);
-/* Adds a copy of key unless it is there; out of memory it is not kept (said on
- * stderr) and k->n does not grow. */
-void keys_add(Keys *k, const char *key);
+/* Adds a copy of key unless it is there: 1 added (at s[n - 1]), 0 there already,
+ * -1 out of memory (said on stderr; the key is not kept). */
+int keys_add(Keys *k, const char *key);
 void keys_free(Keys *k);
 
 #endif
