@@ -1,6 +1,7 @@
 /* vcache.c - the composer's verdict cache (see vcache.h): an open-addressing
  * table of SFEN -> (budget, verdict with its main line trimmed to its length). */
 #include "vcache.h"
+#include "keyset.h"
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,6 @@
 #define VC_MAGIC 0x31524356u /* "VCR1" in a little-endian dump: starts every record */
 
 typedef struct {
-    char *sfen;
     uint64_t budget;
     Verdict *v;  /* allocated up to v->pv_len moves only: the fields after pv are not there */
     uint64_t nodes;  /* v->nodes (it follows pv in Verdict) */
@@ -18,45 +18,29 @@ typedef struct {
 } VcEntry;
 
 struct VCache {
+    Keys sfen;  /* entry i's SFEN is sfen.s[i] (the set's index finds it) */
     VcEntry *e;
     long n, cap;
-    long *slot;  /* open addressing: entry index + 1, 0 = empty */
-    size_t nslot;
     long *dirty;
     long ndirty, dirty_cap;
 };
-
-/* FNV-1a: the SFENs differ in a few characters, and this spreads them well enough. */
-static uint64_t hash_str(const char *s) {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
 
 VCache *vcache_new(void) { return calloc(1, sizeof(VCache)); }
 
 void vcache_free(VCache *c) {
     if (!c) return;
-    for (long i = 0; i < c->n; i++) free(c->e[i].sfen), free(c->e[i].v);
+    for (long i = 0; i < c->n; i++) free(c->e[i].v);
     free(c->e);
-    free(c->slot);
+    keys_free(&c->sfen);
     free(c->dirty);
     free(c);
 }
 
 long vcache_size(const VCache *c) { return c->n; }
 
-/* Slot of sfen: its entry's slot, or the empty slot where it would go. */
-static size_t find_slot(const VCache *c, const char *sfen) {
-    size_t mask = c->nslot - 1, i = (size_t)hash_str(sfen) & mask;
-    while (c->slot[i] && strcmp(c->e[c->slot[i] - 1].sfen, sfen)) i = (i + 1) & mask;
-    return i;
-}
-
 static const VcEntry *lookup(const VCache *c, const char *sfen) {
-    if (!c->nslot) return NULL;
-    size_t i = find_slot(c, sfen);
-    return c->slot[i] ? &c->e[c->slot[i] - 1] : NULL;
+    int i = keys_find(&c->sfen, sfen);
+    return i >= 0 ? &c->e[i] : NULL;
 }
 
 uint64_t vcache_budget(const VCache *c, const char *sfen) {
@@ -73,19 +57,6 @@ uint64_t vcache_get(const VCache *c, const char *sfen, uint64_t node_limit, Verd
 }
 
 /* Keeps the load factor under one half. */
-static int grow_slots(VCache *c) {
-    if ((size_t)(c->n + 1) * 2 <= c->nslot) return 0;
-    size_t ns = c->nslot ? 2 * c->nslot : 1024;
-    long *old = c->slot;
-    size_t on = c->nslot;
-    if (!(c->slot = calloc(ns, sizeof(long)))) return c->slot = old, -1;
-    c->nslot = ns;
-    for (size_t i = 0; i < on; i++)
-        if (old[i]) c->slot[find_slot(c, c->e[old[i] - 1].sfen)] = old[i];
-    free(old);
-    return 0;
-}
-
 static Verdict *trimmed_copy(const Verdict *v) {
     size_t sz = offsetof(Verdict, pv) + sizeof(Move) * (size_t)v->pv_len;
     Verdict *t = malloc(sz);
@@ -107,16 +78,16 @@ static int mark_dirty(VCache *c, long idx) {
 
 /* vcache_put without the dirty mark (vcache_load uses it for what is already on disk). */
 static long put(VCache *c, const char *sfen, const Verdict *v, uint64_t node_limit) {
-    if (v->pv_len < 0 || v->pv_len > VERDICT_PV_MAX || grow_slots(c)) return -1;
-    size_t i = find_slot(c, sfen);
-    if (c->slot[i]) {  /* replace only by a larger budget's verdict */
-        VcEntry *e = &c->e[c->slot[i] - 1];
+    if (v->pv_len < 0 || v->pv_len > VERDICT_PV_MAX) return -1;
+    int i = keys_find(&c->sfen, sfen);
+    if (i >= 0) {  /* replace only by a larger budget's verdict */
+        VcEntry *e = &c->e[i];
         if (e->budget >= node_limit) return -2;
         Verdict *t = trimmed_copy(v);
         if (!t) return -1;
         free(e->v);
         e->v = t, e->budget = node_limit, e->nodes = v->nodes;
-        return c->slot[i] - 1;
+        return i;
     }
     if (c->n == c->cap) {
         long cap = c->cap ? 2 * c->cap : 1024;
@@ -125,12 +96,10 @@ static long put(VCache *c, const char *sfen, const Verdict *v, uint64_t node_lim
         c->e = ne, c->cap = cap;
     }
     VcEntry *e = &c->e[c->n];
-    e->sfen = strdup(sfen);
-    e->v = trimmed_copy(v);
-    if (!e->sfen || !e->v) { free(e->sfen); free(e->v); return -1; }
+    if (!(e->v = trimmed_copy(v))) return -1;
+    if (keys_add(&c->sfen, sfen) < 0) { free(e->v); return -1; }  /* (entry n is sfen.s[n]) */
     e->budget = node_limit, e->nodes = v->nodes, e->dirty = 0;
-    c->slot[i] = ++c->n;
-    return c->n - 1;
+    return c->n++;
 }
 
 int vcache_put(VCache *c, const char *sfen, const Verdict *v, uint64_t node_limit) {
@@ -153,14 +122,15 @@ int vcache_append(VCache *c, FILE *f) {
     if (ftell(f) == 0 && fputs(VC_HEADER, f) == EOF) return -1;
     for (long k = 0; k < c->ndirty; k++) {
         VcEntry *e = &c->e[c->dirty[k]];
+        const char *sfen = c->sfen.s[c->dirty[k]];
         const Verdict *v = e->v;
         VcRecord r;
         memset(&r, 0, sizeof r);  /* no stray padding bytes in the file */
-        r.magic = VC_MAGIC, r.sfen_len = (uint32_t)strlen(e->sfen), r.budget = e->budget, r.nodes = e->nodes;
+        r.magic = VC_MAGIC, r.sfen_len = (uint32_t)strlen(sfen), r.budget = e->budget, r.nodes = e->nodes;
         r.result = v->result, r.length = v->length, r.perfect = v->perfect, r.undecided = v->undecided;
         r.length_exact = v->length_exact, r.length_ub = v->length_ub, r.cook_ply = v->cook_ply;
         r.pv_len = v->pv_len, r.cook_move = v->cook_move;
-        if (fwrite(&r, sizeof r, 1, f) != 1 || fwrite(e->sfen, 1, r.sfen_len, f) != r.sfen_len ||
+        if (fwrite(&r, sizeof r, 1, f) != 1 || fwrite(sfen, 1, r.sfen_len, f) != r.sfen_len ||
             fwrite(v->pv, sizeof(Move), (size_t)v->pv_len, f) != (size_t)v->pv_len)
             return -1;
         e->dirty = 0;
