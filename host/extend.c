@@ -49,10 +49,12 @@ int extend_pre_kinds(int us, int pt, int from, int to, int out[2]) {
 /* Candidates whose check m puts an attacker piece of kind pt on s: q1 is the
  * position after m (the piece on s), reply the defender's answer that gives p
  * back.  The piece was dropped (an unpromoted kind) or came from an empty square
- * other than `keep` (the square the reply starts from). */
+ * other than `keep` (the square the reply starts from); a board move may also
+ * have taken a defender piece on s, of a kind the attacker holds in p (it went
+ * to the attacker's hand there). */
 static int checks_onto(const Position *p, const Position *q1, int pt, int s, int keep, Move reply,
                        ExtendCandidate *out, int n, int max) {
-    int us = p->side, n0 = n;
+    int us = p->side, them = us ^ 1, n0 = n;
     Position base = *q1;
     pos_remove(&base, s);
     if (pt <= GOLD) {
@@ -68,8 +70,34 @@ static int checks_onto(const Position *p, const Position *q1, int pt, int s, int
             if (!bb_test(piece_attack(us, kinds[i], from, base.occupied), s)) continue;
             Position q = base;
             pos_put(&q, from, make_piece(us, kinds[i]));
-            n += accept(p, &q, make_move(from, s, kinds[i] != pt), reply, out, n);
+            Move m = make_move(from, s, kinds[i] != pt);
+            n += accept(p, &q, m, reply, out, n);
+            for (int c = PAWN; c <= GOLD && n < max; c++) {
+                if (!base.hand[us][c]) continue;
+                for (int promoted = 0; promoted <= can_promote_type(c) && n < max; promoted++) {
+                    Position qc = q;
+                    qc.hand[us][c]--;
+                    pos_put(&qc, s, make_piece(them, promoted ? c + PROMOTE : c));
+                    n += accept(p, &qc, m, reply, out, n);
+                }
+            }
         }
+    }
+    return n - n0;
+}
+
+/* Candidates whose reply is `reply`: r is p with the reply taken back (the
+ * position after the check, the defender to move).  The check was made by the
+ * attacker piece on `only`, or by any attacker piece when only < 0 (one that
+ * moved with check, or one that moved off a line and uncovered it). */
+static int checks_into(const Position *p, const Position *r, int only, int keep, Move reply,
+                       ExtendCandidate *out, int n, int max) {
+    int us = p->side, them = us ^ 1, n0 = n;
+    if (!is_attacked(r, us, r->king_sq[them], r->occupied)) return 0;  /* not a check */
+    for (int s = only < 0 ? 0 : only; s < (only < 0 ? SQ_NB : only + 1) && n < max; s++) {
+        int pc = r->board[s];
+        if (pc && piece_color(pc) == us && piece_type(pc) != KING)
+            n += checks_onto(p, r, piece_type(pc), s, keep, reply, out, n, max);
     }
     return n - n0;
 }
@@ -77,32 +105,28 @@ static int checks_onto(const Position *p, const Position *q1, int pt, int s, int
 int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max) {
     int us = p->side, them = us ^ 1, k = p->king_sq[them], n = 0;
     if (k == SQ_NONE || max <= 0) return 0;
-    /* 1. the king steps back to k from an empty neighbour k2: it escapes a check
-     * by a piece already on s in p, or takes a piece sacrificed on k (one the
-     * defender holds in p) */
+    /* 1. the king steps back to k from an empty neighbour k2: it escapes a check,
+     * or takes a piece on k (one the defender holds in p), the checker sacrificed
+     * there or another piece */
     Bitboard around = KING_ATK[k];
     while (bb_any(around) && n < max) {
         int k2 = bb_pop(&around);
         if (p->board[k2]) continue;
         Move reply = make_move(k2, k, 0);
-        Position q1 = *p;  /* after m, before the king's move */
-        pos_remove(&q1, k);
-        pos_put(&q1, k2, make_piece(them, KING));
+        Position r = *p;
+        pos_remove(&r, k);
+        pos_put(&r, k2, make_piece(them, KING));
+        n += checks_into(p, &r, -1, k2, reply, out, n, max);
         for (int pt = PAWN; pt <= DRAGON && n < max; pt++) {
             if (pt == KING || !p->hand[them][raw_type(pt)]) continue;
-            Position q = q1;
-            pos_put(&q, k, make_piece(us, pt));
-            n += checks_onto(p, &q, pt, k, k2, reply, out, n, max);
-        }
-        for (int s = 0; s < SQ_NB && n < max; s++) {
-            int pc = q1.board[s];
-            if (pc && piece_color(pc) == us && piece_type(pc) != KING)
-                n += checks_onto(p, &q1, piece_type(pc), s, k2, reply, out, n, max);
+            Position rc = r;
+            pos_put(&rc, k, make_piece(us, pt));
+            n += checks_into(p, &rc, -1, k2, reply, out, n, max);
         }
     }
-    /* 2. the king stays: a defender piece on s in p came from an empty square t
-     * and took a piece sacrificed on s that gave check (one the defender holds in
-     * p), promoting on the way or not */
+    /* 2. the king stays: a defender piece on s in p came from an empty square t,
+     * promoting on the way or not, and took the checker on s (a piece the defender
+     * holds in p) or blocked the check's line (移動合) */
     for (int s = 0; s < SQ_NB && n < max; s++) {
         int pc = p->board[s];
         if (!pc || piece_color(pc) != them || piece_type(pc) == KING) continue;
@@ -112,16 +136,27 @@ int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max
             for (int i = 0; i < nk && n < max; i++) {
                 if (!bb_test(piece_attack(them, kinds[i], t, p->occupied), s)) continue;
                 Move reply = make_move(t, s, kinds[i] != piece_type(pc));
+                Position r = *p;
+                pos_remove(&r, s);
+                pos_put(&r, t, make_piece(them, kinds[i]));
+                n += checks_into(p, &r, -1, t, reply, out, n, max);
                 for (int pt = PAWN; pt <= DRAGON && n < max; pt++) {
                     if (pt == KING || !p->hand[them][raw_type(pt)]) continue;
-                    Position q1 = *p;
-                    pos_remove(&q1, s);
-                    pos_put(&q1, t, make_piece(them, kinds[i]));
-                    pos_put(&q1, s, make_piece(us, pt));
-                    n += checks_onto(p, &q1, pt, s, t, reply, out, n, max);
+                    Position rc = r;
+                    pos_put(&rc, s, make_piece(us, pt));
+                    n += checks_into(p, &rc, s, t, reply, out, n, max);
                 }
             }
         }
+    }
+    /* 3. the king stays: an unpromoted defender piece on s in p was dropped there
+     * to block the check's line (合駒) */
+    for (int s = 0; s < SQ_NB && n < max; s++) {
+        int pc = p->board[s], pt = piece_type(pc);
+        if (!pc || piece_color(pc) != them || pt > GOLD) continue;
+        Position r = *p;
+        pos_remove(&r, s);
+        n += checks_into(p, &r, -1, -1, make_drop(pt, s), out, n, max);
     }
     for (int i = n - 1; i > 0; i--) {  /* shuffled: the caller takes the first few */
         int j = (int)rng_below(rng, (uint32_t)i + 1);

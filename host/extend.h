@@ -4,13 +4,19 @@
  *
  * The expert composes long problems backwards: take a finished problem and ask
  * what position, one check and one defence earlier, leads into it.  For a
- * problem P (attacker to move, defender king on k) a candidate Q is one of:
- *   - the king on an empty neighbouring square k2, and an attacker move m (a
- *     drop or a board move, promoting or not) that gives check, with the piece
- *     on a square it holds in P or sacrificed on k; the king's step k2 -> k then
- *     gives P back exactly;
- *   - the king on k, and a piece sacrificed with check (dropped or moved) on a
- *     square s where P has a defender piece, which took it from an empty square.
+ * problem P (attacker to move, defender king on k) a candidate Q is P with the
+ * defender's reply r taken back and then the attacker's check m, where r is any
+ * evasion:
+ *   - the king's step k2 -> k from an empty neighbour, taking nothing, the checker
+ *     (sacrificed on k), or another attacker piece on k;
+ *   - a defender piece on s in P that came from an empty square t (promoting or
+ *     not) and took the checker on s, or blocked the check's line (移動合);
+ *   - an unpromoted defender piece on s in P dropped there to block the line (合駒);
+ * and m is any check that leads to P with r taken back: a drop, a board move
+ * (promoting or not) from an empty square, a move that uncovers a slider's line,
+ * or a move that took a defender piece of a kind the attacker holds in P.
+ * A piece the defender took comes out of its hand in P, one the attacker took
+ * out of the attacker's hand in P.
  * Q is legal, the defender is not in check in Q, and the attacker has no mate in
  * one there.  Whether the reply is the longest defence and m the only mate is for
  * the verifier to decide. */

@@ -12,18 +12,21 @@
 
 /* Every candidate is what extend.h promises: legal, the defender not in check,
  * no mate in one, the check legal, the king's reply legal, and the two moves
- * give the problem back (board and attacker hand); no candidate twice.  Drops,
- * board moves, sacrifices the king takes and sacrifices another piece takes all
- * occur. */
+ * give the problem back (board and attacker hand); no candidate twice.  Every
+ * kind of reply occurs: the king's step back (taking the checker, another piece
+ * or nothing), another piece taking the checker, a board piece or a drop
+ * blocking the check's line; so do checks that take a defender piece. */
 TEST(extend_candidates_lead_back) {
     static const char *const problems[] = {
         "4k4/9/4P4/9/9/9/9/9/9 b G 1",                        /* 頭金, 1 ply */
         "4k4/5+s3/4P4/3+P1+B3/9/9/9/9/9 b G2rb3g3s4n4l16p 1",  /* 13 plies (GA, third session) */
         "2+n1k4/1L2g4/4P4/+S+R7/7+L1/9/9/9/9 b Gr2b2g3s3n2l17p 1", /* 23 plies (GA, fourth session) */
+        "4k4/4g4/9/9/4R4/9/9/9/9 b - 1",                      /* a gold on the rook's line */
     };
     static ExtendCandidate cand[4096];
-    int drops = 0, moves = 0, sacrifices = 0, takes = 0;
-    for (int t = 0; t < 3; t++) {
+    int drops = 0, moves = 0, sacrifices = 0, takes = 0, king_takes_other = 0, blocks = 0,
+        drop_blocks = 0, check_takes = 0;
+    for (int t = 0; t < 4; t++) {
         Position p = test_load(problems[t]);
         Rng rng;
         rng_seed(&rng, 5);
@@ -33,33 +36,43 @@ TEST(extend_candidates_lead_back) {
             Position q = cand[i].pos, r;
             MoveList ml;
             Undo u;
+            Move m = cand[i].check, reply = cand[i].reply;
             CHECK(q.side == p.side && !in_check(&q));
             r = q;
             CHECK(!compose_normalize(&r) && pos_key(&r) == pos_key(&q));
             r = q;
             CHECK(gen_mate1(&r, &ml) == 0);
             gen_checks(&q, &ml);
-            CHECK(movelist_has(&ml, cand[i].check));
-            pos_do_move(&r, cand[i].check, &u);
+            CHECK(movelist_has(&ml, m));
+            check_takes += !move_is_drop(m) && q.board[move_to(m)] != 0;
+            pos_do_move(&r, m, &u);
             gen_evasions(&r, &ml);
-            CHECK(movelist_has(&ml, cand[i].reply));
-            /* the king steps onto its square in p, or another piece takes the checker */
-            int king_back = move_to(cand[i].reply) == p.king_sq[p.side ^ 1];
-            CHECK(king_back || (move_to(cand[i].reply) == move_to(cand[i].check) &&
-                                piece_type(r.board[move_from(cand[i].reply)]) != KING));
-            takes += !king_back;
-            pos_do_move(&r, cand[i].reply, &u);
+            CHECK(movelist_has(&ml, reply));
+            int king_back = !move_is_drop(reply) && move_to(reply) == p.king_sq[p.side ^ 1];
+            int takes_checker = !move_is_drop(reply) && move_to(reply) == move_to(m);
+            if (king_back && !takes_checker && r.board[move_to(reply)]) king_takes_other++;
+            if (!king_back && takes_checker) takes++;
+            if (!king_back && !takes_checker) {
+                /* a block: the reply lands between the king and a checker on its line */
+                int k = r.king_sq[r.side], blocked = 0;
+                Bitboard ch = checkers_of(&r);
+                while (bb_any(ch)) blocked |= bb_test(between_bb(k, bb_pop(&ch)), move_to(reply));
+                CHECK(blocked && !r.board[move_to(reply)]);
+                blocks += !move_is_drop(reply);
+                drop_blocks += move_is_drop(reply);
+            }
+            pos_do_move(&r, reply, &u);
             CHECK(!memcmp(r.board, p.board, sizeof r.board) && !memcmp(r.hand[p.side], p.hand[p.side], sizeof r.hand[0]));
             for (int j = 0; j < i; j++) CHECK(pos_key(&cand[j].pos) != pos_key(&q));
-            int sac = move_to(cand[i].check) == move_to(cand[i].reply);  /* the reply takes it */
-            sacrifices += sac;
-            drops += !sac && move_is_drop(cand[i].check);
-            moves += !sac && !move_is_drop(cand[i].check);
+            sacrifices += takes_checker;
+            drops += !takes_checker && move_is_drop(m);
+            moves += !takes_checker && !move_is_drop(m);
         }
         /* the cap holds */
         CHECK(extend_candidates(&p, &rng, cand, 3) == (n < 3 ? n : 3));
     }
     CHECK(drops > 0 && moves > 0 && sacrifices > 0 && takes > 0);
+    CHECK(king_takes_other > 0 && blocks > 0 && drop_blocks > 0 && check_takes > 0);
 }
 
 /* The point of it: a perfect 13-ply problem has a perfect 15-ply extension
@@ -79,6 +92,32 @@ TEST(extend_finds_a_longer_perfect_problem) {
     CHECK(found >= 0);
     CHECK(!verify_for_compose(&want, 2000000, v) && v->result == VERDICT_MATE && v->perfect && v->length == 15);
     CHECK(v->pv_len == 15 && found >= 0 && v->pv[0] == cand[found].check && v->pv[1] == cand[found].reply);
+    free(v);
+}
+
+/* The record: the GA's perfect 35-ply problem (the 500 x 50 run) has a perfect
+ * 37 among its candidates, one the first generator could not make: the rook's
+ * check 5a6a takes a gold (the attacker holds one in the 35) and the king takes
+ * the rook back to the 35's square. */
+TEST(extend_takes_the_35_to_a_perfect_37) {
+    Position p = test_load("3k5/4Lg3/1LPsP4/1+R7/4+B4/9/7+b1/9/6L2 b Gr2g3s4nl16p 1");
+    Position want = test_load("3gR4/3kLg3/1LPsP4/1+R7/4+B4/9/7+b1/9/6L2 b 2g3s4nl16p 1");
+    static ExtendCandidate cand[4096];
+    Rng rng;
+    rng_seed(&rng, 1);
+    int n = extend_candidates(&p, &rng, cand, 4096), found = -1;
+    for (int i = 0; i < n; i++)
+        if (pos_key(&cand[i].pos) == pos_key(&want)) found = i;
+    CHECK(found >= 0);
+    if (found < 0) return;
+    Move m = cand[found].check;
+    CHECK(!move_is_drop(m) && piece_type(want.board[move_to(m)]) == GOLD);
+#ifdef TG_DEBUG
+    return;  /* make check: the candidate only (its verification takes 30 s there) */
+#endif
+    Verdict *v = malloc(sizeof *v);
+    CHECK(!verify_for_compose(&want, 2000000, v) && v->result == VERDICT_MATE && v->perfect && v->length == 37);
+    CHECK(v->pv_len == 37 && v->pv[0] == m && v->pv[1] == cand[found].reply);
     free(v);
 }
 
