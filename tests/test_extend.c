@@ -75,6 +75,17 @@ TEST(extend_candidates_lead_back) {
     CHECK(king_takes_other > 0 && blocks > 0 && drop_blocks > 0 && check_takes > 0);
 }
 
+/* The candidate of problem p that is the board want (-1 if none): its index in
+ * cand, which holds all of p's candidates. */
+static int find_candidate(const Position *p, const Position *want, ExtendCandidate *cand) {
+    Rng rng;
+    rng_seed(&rng, 1);
+    int n = extend_candidates(p, &rng, cand, 4096);
+    for (int i = 0; i < n; i++)
+        if (pos_key(&cand[i].pos) == pos_key(want)) return i;
+    return -1;
+}
+
 /* The point of it: a perfect 13-ply problem has a perfect 15-ply extension
  * among its candidates (king on 4a, a tokin on 6a: 6a5a, and the king takes it
  * back to the 13-ply problem), found by the composer's verifier. */
@@ -84,11 +95,7 @@ TEST(extend_finds_a_longer_perfect_problem) {
     Verdict *v = malloc(sizeof *v);
     CHECK(!verify_for_compose(&p, 2000000, v) && v->perfect && v->length == 13);
     static ExtendCandidate cand[4096];
-    Rng rng;
-    rng_seed(&rng, 1);
-    int n = extend_candidates(&p, &rng, cand, 4096), found = -1;
-    for (int i = 0; i < n; i++)
-        if (pos_key(&cand[i].pos) == pos_key(&want)) found = i;
+    int found = find_candidate(&p, &want, cand);
     CHECK(found >= 0);
     CHECK(!verify_for_compose(&want, 2000000, v) && v->result == VERDICT_MATE && v->perfect && v->length == 15);
     CHECK(v->pv_len == 15 && found >= 0 && v->pv[0] == cand[found].check && v->pv[1] == cand[found].reply);
@@ -103,11 +110,7 @@ TEST(extend_takes_the_35_to_a_perfect_37) {
     Position p = test_load("3k5/4Lg3/1LPsP4/1+R7/4+B4/9/7+b1/9/6L2 b Gr2g3s4nl16p 1");
     Position want = test_load("3gR4/3kLg3/1LPsP4/1+R7/4+B4/9/7+b1/9/6L2 b 2g3s4nl16p 1");
     static ExtendCandidate cand[4096];
-    Rng rng;
-    rng_seed(&rng, 1);
-    int n = extend_candidates(&p, &rng, cand, 4096), found = -1;
-    for (int i = 0; i < n; i++)
-        if (pos_key(&cand[i].pos) == pos_key(&want)) found = i;
+    int found = find_candidate(&p, &want, cand);
     CHECK(found >= 0);
     if (found < 0) return;
     Move m = cand[found].check;
