@@ -94,7 +94,8 @@ static int checks_into(const Position *p, const Position *r, int only, int keep,
                        ExtendCandidate *out, int n, int max) {
     int us = p->side, them = us ^ 1, n0 = n;
     if (!is_attacked(r, us, r->king_sq[them], r->occupied)) return 0;  /* not a check */
-    for (int s = only < 0 ? 0 : only; s < (only < 0 ? SQ_NB : only + 1) && n < max; s++) {
+    int first = only < 0 ? 0 : only, last = only < 0 ? SQ_NB - 1 : only;
+    for (int s = first; s <= last && n < max; s++) {
         int pc = r->board[s];
         if (pc && piece_color(pc) == us && piece_type(pc) != KING)
             n += checks_onto(p, r, piece_type(pc), s, keep, reply, out, n, max);
