@@ -294,7 +294,7 @@ static int extend_round(Run *r, uint64_t seed, Child **out) {
     for (int j = 0; j < o->extend; j++) {
         int i = extend_pool_next(&r->pool, 1);
         if (i < 0) break;
-        r->pool.extended[i] = 1;
+        extend_pool_take(&r->pool, i);
         Position base;
         char err[ERR_MAX];
         if (sfen_parse(r->pool.sfen.s[i], &base, 0, err, sizeof err)) continue;
@@ -306,6 +306,7 @@ static int extend_round(Run *r, uint64_t seed, Child **out) {
             ec[m].pos = cand[k].pos;
             ec[m].decoded = ec[m].legal = 1;
             ec[m].origin = ORIGIN_EXTEND;
+            ec[m].pool_parent = i;
         }
     }
     free(cand);
@@ -412,13 +413,14 @@ static int seed_pool(Run *r) {
         }
         ch[n].decoded = ch[n].legal = 1;
         ch[n].origin = ORIGIN_EXTEND;
+        ch[n].pool_parent = -1;
         n++;
     }
     fclose(f);
     int rescued = 0, perfect = 0;
     if (!bad && (verify_children(r, ch, n) || second_look(r, ch, n, &rescued) < 0)) bad = 1;
     for (int i = 0; i < n && !bad; i++)
-        if (ch[i].v->result == VERDICT_MATE && ch[i].v->perfect) perfect += extend_pool_add(&r->pool, &ch[i].pos, ch[i].v->length) > 0;
+        if (ch[i].v->result == VERDICT_MATE && ch[i].v->perfect) perfect += extend_pool_add(&r->pool, &ch[i].pos, ch[i].v->length, -1) > 0;
     for (int i = 0; i < n; i++) free(ch[i].v);
     free(ch);
     if (bad) return 2;

@@ -46,7 +46,7 @@ static void record_perfect(Run *r, const Child *c, const Position *p, const Verd
     if (!proof_passes(r, p, v)) return;
     write_problem(r, p, v, c->origin);
     if (v->length > r->longest) r->longest = v->length;
-    if (r->o->extend > 0) extend_pool_add(&r->pool, p, v->length);
+    if (r->o->extend > 0) extend_pool_add(&r->pool, p, v->length, c->origin == ORIGIN_EXTEND ? c->pool_parent : -1);
 }
 
 static int is_perfect_problem(const Child *c) { return c->v->result == VERDICT_MATE && c->v->perfect && c->fitness > 0; }

@@ -237,7 +237,8 @@ int save_checkpoint(const Run *r) {
     for (int i = 0; i < r->archived.n; i++) fprintf(f, "seen %s\n", r->archived.s[i]);
     for (int i = 0; i < r->written_keys.n; i++) fprintf(f, "wrote %s\n", r->written_keys.s[i]);
     for (int i = 0; i < r->undecided_keys.n; i++) fprintf(f, "undecided %s\n", r->undecided_keys.s[i]);
-    for (int i = 0; i < r->pool.n; i++) fprintf(f, "pool %d %d %s\n", r->pool.length[i], r->pool.extended[i], r->pool.sfen.s[i]);
+    for (int i = 0; i < r->pool.n; i++)
+        fprintf(f, "pool_entry %d %d %d %s\n", r->pool.length[i], r->pool.extended[i], r->pool.parent[i], r->pool.sfen.s[i]);
     int bad = ferror(f);
     if (fclose(f) || bad) return -1;
     return rename(tmp, path);  /* atomic: a crash leaves the previous checkpoint */
@@ -317,10 +318,14 @@ int load_checkpoint(Run *r) {
             keys_add(&r->written_keys, line + 6);
         } else if (!strncmp(line, "undecided ", 10)) {
             keys_add(&r->undecided_keys, line + 10);
-        } else if (!strncmp(line, "pool ", 5)) {
+        } else if (!strncmp(line, "pool_entry ", 11)) {
+            int len, ext, parent, at = 0;
+            ok = sscanf(line + 11, "%d %d %d %n", &len, &ext, &parent, &at) == 3 && at > 0 && parent < r->pool.n &&
+                 extend_pool_add_sfen(&r->pool, line + 11 + at, len, ext, parent) >= 0;
+        } else if (!strncmp(line, "pool ", 5)) {  /* (before the fifty-first session: no parents) */
             int len, ext, at = 0;
             ok = sscanf(line + 5, "%d %d %n", &len, &ext, &at) == 2 && at > 0 &&
-                 extend_pool_add_sfen(&r->pool, line + 5 + at, len, ext) >= 0;
+                 extend_pool_add_sfen(&r->pool, line + 5 + at, len, ext, -1) >= 0;
         } else ok = 0;
     }
     fclose(f);

@@ -56,6 +56,7 @@ typedef struct {
     int decoded;  /* decoded and through the strict SFEN round trip */
     int legal;    /* and the engine says legal with a check to play */
     int origin;   /* ORIGIN_*: how the board was made */
+    int pool_parent;  /* ORIGIN_EXTEND: the pool entry extended (-1: an input of compose extend) */
     double u;     /* tie-break for the score */
     double score;
     double fitness;

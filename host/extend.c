@@ -171,40 +171,63 @@ int extend_candidates(const Position *p, Rng *rng, ExtendCandidate *out, int max
 
 /* (compose extend --from a reverse run's problems.jsonl starts with 100,000
  * entries and more: the set's index, not a scan) */
-int extend_pool_add_sfen(ExtendPool *pool, const char *sfen, int length, int extended) {
+int extend_pool_add_sfen(ExtendPool *pool, const char *sfen, int length, int extended, int parent) {
     if (keys_has(&pool->sfen, sfen)) return 0;
     if (pool->n == pool->cap) {
         int cap = pool->cap ? 2 * pool->cap : 64;
         int *l = realloc(pool->length, sizeof(int) * (size_t)cap);
         if (!l) return -1;
         pool->length = l;
+        int *pa = realloc(pool->parent, sizeof(int) * (size_t)cap);
+        if (!pa) return -1;
+        pool->parent = pa;
+        int *k = realloc(pool->kids_extended, sizeof(int) * (size_t)cap);
+        if (!k) return -1;
+        pool->kids_extended = k;
         uint8_t *x = realloc(pool->extended, (size_t)cap);
         if (!x) return -1;
         pool->extended = x, pool->cap = cap;
     }
     if (keys_add(&pool->sfen, sfen) < 0) return -1;
-    pool->length[pool->n] = length, pool->extended[pool->n] = (uint8_t)(extended != 0);
-    pool->n++;
+    int i = pool->n++;
+    pool->length[i] = length, pool->extended[i] = 0, pool->kids_extended[i] = 0;
+    pool->parent[i] = parent >= 0 && parent < i ? parent : -1;
+    if (extended) extend_pool_take(pool, i);
     return 1;
 }
 
-int extend_pool_add(ExtendPool *pool, const Position *pos, int length) {
+int extend_pool_add(ExtendPool *pool, const Position *pos, int length, int parent) {
     char key[SFEN_MAX];
     compose_canonical(pos, key, sizeof key);
-    return extend_pool_add_sfen(pool, key, length, 0);
+    return extend_pool_add_sfen(pool, key, length, 0, parent);
+}
+
+void extend_pool_take(ExtendPool *pool, int i) {
+    pool->extended[i] = 1;
+    if (pool->parent[i] >= 0) pool->kids_extended[pool->parent[i]]++;
+}
+
+/* the order of extend_pool_next: the length less the siblings' discount */
+static int pool_score(const ExtendPool *pool, int i) {
+    int p = pool->parent[i];
+    return pool->length[i] - (p < 0 ? 0 : 2 * (pool->kids_extended[p] / EXTEND_SIBLING_STEP));
 }
 
 int extend_pool_next(const ExtendPool *pool, int min_length) {
-    int best = -1;
-    for (int i = 0; i < pool->n; i++)
-        if (!pool->extended[i] && pool->length[i] >= min_length && (best < 0 || pool->length[i] > pool->length[best]))
-            best = i;
+    int best = -1, best_score = 0;
+    for (int i = 0; i < pool->n; i++) {
+        if (pool->extended[i] || pool->length[i] < min_length) continue;
+        int s = pool_score(pool, i);
+        if (best < 0 || s > best_score) best = i, best_score = s;
+    }
     return best;
 }
 
 void extend_pool_free(ExtendPool *pool) {
     keys_free(&pool->sfen);
     free(pool->length);
+    free(pool->parent);
+    free(pool->kids_extended);
     free(pool->extended);
     memset(pool, 0, sizeof *pool);
 }

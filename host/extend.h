@@ -46,22 +46,35 @@ int extend_check_from(Position *q, Move m, Position *after);
  * promote.  Returns how many (1 or 2) were written to out. */
 int extend_pre_kinds(int us, int pt, int from, int to, int out[2]);
 
-/* The problems waiting to be extended: perfect boards with their lengths, each
- * extended once, longest first (ties: the earlier found). */
+/* The problems waiting to be extended: perfect boards with their lengths and
+ * the entry each was extended from, each extended once.  Next is the longest,
+ * less two plies for every EXTEND_SIBLING_STEP of its siblings (the same parent's
+ * other problems) already extended (ties: the earlier found): one extension
+ * makes dozens of near twins, boards that differ only in which piece a check
+ * took, and when the first few of them lead nowhere the others mostly do not
+ * either, so the search goes back a level to another family (see RESULTS,
+ * fifty-first session). */
+enum { EXTEND_SIBLING_STEP = 4 };
 typedef struct {
     Keys sfen;  /* canonical SFEN (compose_canonical): entry i is sfen.s[i] */
     int *length;
+    int *parent;         /* the entry it was extended from; -1: an input */
+    int *kids_extended;  /* how many of its own extensions have been extended */
     uint8_t *extended;
     int n, cap;
 } ExtendPool;
 
-/* Adds a perfect problem (once per canonical board); returns 1 when new, 0 when
- * known, -1 when out of memory. */
-int extend_pool_add(ExtendPool *pool, const Position *pos, int length);
-/* Same, from the canonical SFEN and the flag (checkpoints). */
-int extend_pool_add_sfen(ExtendPool *pool, const char *sfen, int length, int extended);
-/* The longest entry not yet extended (of at least min_length plies), -1 if none. */
+/* Adds a perfect problem (once per canonical board), extended from entry parent
+ * (-1: none); returns 1 when new, 0 when known, -1 when out of memory. */
+int extend_pool_add(ExtendPool *pool, const Position *pos, int length, int parent);
+/* Same, from the canonical SFEN and the flag (checkpoints: entries in order, so
+ * a parent comes before its children). */
+int extend_pool_add_sfen(ExtendPool *pool, const char *sfen, int length, int extended, int parent);
+/* The entry to extend next (of at least min_length plies, not yet extended, in
+ * the order above), -1 if none. */
 int extend_pool_next(const ExtendPool *pool, int min_length);
+/* Marks entry i extended. */
+void extend_pool_take(ExtendPool *pool, int i);
 void extend_pool_free(ExtendPool *pool);
 
 #endif

@@ -129,15 +129,45 @@ TEST(extend_pool_longest_first_once) {
     memset(&pool, 0, sizeof pool);
     Position a = test_load("4k4/9/4P4/9/9/9/9/9/9 b G 1"), b = test_load("4k4/5+s3/4P4/3+P1+B3/9/9/9/9/9 b G2rb3g3s4n4l16p 1");
     Position b_mirror = test_load("4k4/3+s5/4P4/3+B1+P3/9/9/9/9/9 b G2rb3g3s4n4l16p 1");
-    CHECK(extend_pool_add(&pool, &a, 1) == 1);
-    CHECK(extend_pool_add(&pool, &b, 13) == 1);
-    CHECK(extend_pool_add(&pool, &b_mirror, 13) == 0);  /* the same problem mirrored */
+    CHECK(extend_pool_add(&pool, &a, 1, -1) == 1);
+    CHECK(extend_pool_add(&pool, &b, 13, -1) == 1);
+    CHECK(extend_pool_add(&pool, &b_mirror, 13, -1) == 0);  /* the same problem mirrored */
     CHECK(extend_pool_next(&pool, 1) == 1);
     CHECK(extend_pool_next(&pool, 15) == -1);
-    pool.extended[1] = 1;
+    extend_pool_take(&pool, 1);
     CHECK(extend_pool_next(&pool, 1) == 0);
-    pool.extended[0] = 1;
+    extend_pool_take(&pool, 0);
     CHECK(extend_pool_next(&pool, 1) == -1);
+    extend_pool_free(&pool);
+}
+
+/* Twins: once EXTEND_SIBLING_STEP children of one entry have been extended, their
+ * siblings rank two plies lower, behind the next family (a cousin one level up);
+ * the discount follows the checkpoint's entries (extended flags, parents). */
+TEST(extend_pool_discounts_siblings) {
+    ExtendPool pool;
+    memset(&pool, 0, sizeof pool);
+    char sfen[64];
+    CHECK(extend_pool_add_sfen(&pool, "root", 13, 1, -1) == 1);   /* 0 */
+    CHECK(extend_pool_add_sfen(&pool, "other", 15, 0, 0) == 1);   /* 1: a 15 from the root */
+    CHECK(extend_pool_add_sfen(&pool, "family", 15, 1, 0) == 1);  /* 2: a 15, extended */
+    for (int i = 0; i < EXTEND_SIBLING_STEP + 2; i++) {          /* 3..: the 17s of entry 2 */
+        snprintf(sfen, sizeof sfen, "twin%d", i);
+        CHECK(extend_pool_add_sfen(&pool, sfen, 17, 0, 2) == 1);
+    }
+    for (int i = 0; i < EXTEND_SIBLING_STEP; i++) {
+        int next = extend_pool_next(&pool, 1);
+        CHECK(next == 3 + i);  /* longest first, the earlier found among equals */
+        extend_pool_take(&pool, next);
+    }
+    /* the twins now count as 15s: the root's other 15 was found earlier */
+    CHECK(pool.kids_extended[2] == EXTEND_SIBLING_STEP);
+    CHECK(extend_pool_next(&pool, 1) == 1);
+    extend_pool_take(&pool, 1);
+    CHECK(extend_pool_next(&pool, 1) == 3 + EXTEND_SIBLING_STEP);
+    CHECK(extend_pool_next(&pool, 17) == 3 + EXTEND_SIBLING_STEP);  /* min_length is on the length itself */
+    CHECK(extend_pool_add_sfen(&pool, "orphan", 9, 0, 99) == 1);     /* a parent not before it: none */
+    CHECK(pool.parent[pool.n - 1] == -1);
     extend_pool_free(&pool);
 }
 

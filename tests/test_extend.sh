@@ -44,6 +44,7 @@ PY
 n1=$(wc -l < "$d/c/problems.jsonl"); k1=$(ls "$d/c" | grep -c '\.kif$')
 [ "$n1" -gt 0 ] && [ "$k1" = 0 ] && ok "--no-kif: $n1 problems, no KIF file" || bad "--no-kif ($n1 problems, $k1 KIF files)"
 cp -r "$d/c" "$d/c2"
+cp -r "$d/c" "$d/c3"
 "$BIN/tsumegen" compose extend $args --out "$d/c" --resume >/dev/null 2>&1
 cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && ok "--resume continues the same run" || bad "--resume differs from a straight run"
 n2=$(wc -l < "$d/c/problems.jsonl"); k2=$(ls "$d/c" | grep -c '\.kif$')
@@ -52,6 +53,12 @@ n2=$(wc -l < "$d/c/problems.jsonl"); k2=$(ls "$d/c" | grep -c '\.kif$')
 "$BIN/tsumegen" compose extend --rounds 2 --threads 2 --quiet --out "$d/c2" --resume >/dev/null 2>"$d/e"
 cmp -s "$d/a/problems.jsonl" "$d/c2/problems.jsonl" && ok "--resume without --from continues the same run" \
     || { bad "--resume without --from"; cat "$d/e"; }
+# a checkpoint written before the pool kept each entry's parent ("pool LEN EXT SFEN")
+sed -i -E 's/^pool_entry ([0-9]+) ([0-9]+) -?[0-9]+ /pool \1 \2 /' "$d/c3/checkpoint.txt"
+old=$(grep -c '^pool ' "$d/c3/checkpoint.txt")
+"$BIN/tsumegen" compose extend --rounds 2 --threads 2 --quiet --out "$d/c3" --resume >/dev/null 2>"$d/e" \
+    && [ "$old" -gt 0 ] && [ "$(wc -l < "$d/c3/problems.jsonl")" -gt "$n1" ] \
+    && ok "a checkpoint with the old pool lines ($old) resumes" || { bad "old pool lines ($old)"; cat "$d/e"; }
 expect_fail() {  # expect_fail NAME PATTERN ARGS...: exit 2 and PATTERN on stderr
     local name=$1 pat=$2; shift 2
     "$BIN/tsumegen" compose extend "$@" >/dev/null 2>"$d/e"; local rc=$?
