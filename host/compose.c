@@ -568,6 +568,8 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     memset(&r, 0, sizeof r);
     r.o = o;
     r.verify = verify;
+    /* (the GA keeps its pool longest first, as its main job was measured) */
+    r.pool.sibling_step = o->method == METHOD_EXTEND ? EXTEND_SIBLING_STEP : 0;
     r.t_start = util_now();
     if (sfen_parse(o->init_sfen, &r.initial, 0, err, sizeof err)) {
         fprintf(stderr, "tsumegen compose: --init: %s\n", err);

@@ -210,7 +210,7 @@ void extend_pool_take(ExtendPool *pool, int i) {
 /* the order of extend_pool_next: the length less the siblings' discount */
 static int pool_score(const ExtendPool *pool, int i) {
     int p = pool->parent[i];
-    return pool->length[i] - (p < 0 ? 0 : 2 * (pool->kids_extended[p] / EXTEND_SIBLING_STEP));
+    return pool->length[i] - (p < 0 || pool->sibling_step <= 0 ? 0 : 2 * (pool->kids_extended[p] / pool->sibling_step));
 }
 
 int extend_pool_next(const ExtendPool *pool, int min_length) {
@@ -224,7 +224,7 @@ int extend_pool_next(const ExtendPool *pool, int min_length) {
 }
 
 void extend_pool_free(ExtendPool *pool) {
-    keys_free(&pool->sfen);
+    keys_free(&pool->sfen);  /* (the whole struct is cleared, sibling_step too) */
     free(pool->length);
     free(pool->parent);
     free(pool->kids_extended);

@@ -47,13 +47,14 @@ int extend_check_from(Position *q, Move m, Position *after);
 int extend_pre_kinds(int us, int pt, int from, int to, int out[2]);
 
 /* The problems waiting to be extended: perfect boards with their lengths and
- * the entry each was extended from, each extended once.  Next is the longest,
- * less two plies for every EXTEND_SIBLING_STEP of its siblings (the same parent's
- * other problems) already extended (ties: the earlier found): one extension
- * makes dozens of near twins, boards that differ only in which piece a check
- * took, and when the first few of them lead nowhere the others mostly do not
- * either, so the search goes back a level to another family (see RESULTS,
- * fifty-first session). */
+ * the entry each was extended from, each extended once.  Next is the longest
+ * (ties: the earlier found), less two plies for every sibling_step of its
+ * siblings (the same parent's other problems) already extended when sibling_step
+ * is set: one extension makes dozens of near twins, boards that differ only in
+ * which piece a check took, and when the first few of them lead nowhere the
+ * others mostly do not either, so the search goes back a level to another family.
+ * `compose extend` sets EXTEND_SIBLING_STEP; the GA, whose main job was measured
+ * without it, keeps longest first (RESULTS, fifty-first session). */
 enum { EXTEND_SIBLING_STEP = 4 };
 typedef struct {
     Keys sfen;  /* canonical SFEN (compose_canonical): entry i is sfen.s[i] */
@@ -62,6 +63,7 @@ typedef struct {
     int *kids_extended;  /* how many of its own extensions have been extended */
     uint8_t *extended;
     int n, cap;
+    int sibling_step;    /* 0: longest first, no discount */
 } ExtendPool;
 
 /* Adds a perfect problem (once per canonical board), extended from entry parent

@@ -147,6 +147,7 @@ TEST(extend_pool_longest_first_once) {
 TEST(extend_pool_discounts_siblings) {
     ExtendPool pool;
     memset(&pool, 0, sizeof pool);
+    pool.sibling_step = EXTEND_SIBLING_STEP;
     char sfen[64];
     CHECK(extend_pool_add_sfen(&pool, "root", 13, 1, -1) == 1);   /* 0 */
     CHECK(extend_pool_add_sfen(&pool, "other", 15, 0, 0) == 1);   /* 1: a 15 from the root */
@@ -162,6 +163,9 @@ TEST(extend_pool_discounts_siblings) {
     }
     /* the twins now count as 15s: the root's other 15 was found earlier */
     CHECK(pool.kids_extended[2] == EXTEND_SIBLING_STEP);
+    pool.sibling_step = 0;  /* (the GA's order: longest first) */
+    CHECK(extend_pool_next(&pool, 1) == 3 + EXTEND_SIBLING_STEP);
+    pool.sibling_step = EXTEND_SIBLING_STEP;
     CHECK(extend_pool_next(&pool, 1) == 1);
     extend_pool_take(&pool, 1);
     CHECK(extend_pool_next(&pool, 1) == 3 + EXTEND_SIBLING_STEP);
