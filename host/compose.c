@@ -13,6 +13,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "dfpn.h"
 #include "proofcheck.h"
 #include "repair.h"
 #include "screen.h"
@@ -40,8 +41,37 @@ void compose_defaults(ComposeOptions *o) {
     o->out_dir = "out";
 }
 
-volatile sig_atomic_t compose_interrupted;
-static void on_sigint(int sig) { (void)sig; compose_interrupted = 1; }
+volatile sig_atomic_t compose_interrupted, compose_cut;
+/* Ctrl-C: the run stops after the searches under way, keeping what they find (a
+ * third look or a round's reductions can take a minute); a second Ctrl-C cuts
+ * them short too (df_interrupt), what they were doing is thrown away and done
+ * again by --resume, and a third ends the process.  The flags are set before the
+ * searches learn of it, so a search that returns after compose_cut is set may
+ * have been cut short. */
+static void on_sigint(int sig) {
+    (void)sig;
+    if (!compose_interrupted) {
+        static const char msg[] = "\ntsumegen compose: stopping after the searches under way (Ctrl-C again: at once)\n";
+        compose_interrupted = 1;
+        ssize_t said = write(STDERR_FILENO, msg, sizeof msg - 1);  /* (async-signal-safe, unlike stdio) */
+        (void)said;
+        return;
+    }
+    compose_cut = 1;
+    df_interrupt();
+    signal(SIGINT, SIG_DFL);
+}
+
+/* sigaction, not signal(): under -std=c11 glibc's signal() resets the handler as
+ * it delivers (System V), and the second Ctrl-C must reach on_sigint too. */
+static void catch_sigint(struct sigaction *old) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, old);
+}
 
 int compose_fitness(const Verdict *v, const Verdict *initial) {
     if (v->result != VERDICT_MATE) return 0;
@@ -353,10 +383,10 @@ static int extend_generation(Run *r) {
         n_perfect += ext[i].v->result == VERDICT_MATE && ext[i].v->perfect;
         n_undecided += ext[i].v->result == VERDICT_MATE && ext[i].v->undecided;
     }
-    int oom = record_batch(r, ext, n_ext, NULL, 0, NULL, 0);
+    int stopped = record_batch(r, ext, n_ext, NULL, 0, NULL, 0);  /* (out of memory, or Ctrl-C) */
     for (int i = 0; i < n_ext; i++) free(ext[i].v);
     free(ext);
-    if (oom) return 1;
+    if (stopped) return 1;
     if (vcache_append(r->vc, r->vcf)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/verdicts.bin\n", r->o->out_dir);
     double t1 = util_now();
     r->verified += n_ext;
@@ -374,7 +404,8 @@ static int extend_generation(Run *r) {
 
 /* Seeds the pool of `compose extend` from o->from: every line a JSON object with
  * an "sfen" field or an SFEN; each is verified, and the perfect ones join the
- * pool (they are inputs, not written again).  Returns 0, or 2 after a message. */
+ * pool (they are inputs, not written again).  Returns 0, or 2 after a message
+ * (130 when interrupted). */
 static int seed_pool(Run *r) {
     const ComposeOptions *o = r->o;
     FILE *f = fopen(o->from, "r");
@@ -423,6 +454,10 @@ static int seed_pool(Run *r) {
         if (ch[i].v->result == VERDICT_MATE && ch[i].v->perfect) perfect += extend_pool_add(&r->pool, &ch[i].pos, ch[i].v->length, -1) > 0;
     for (int i = 0; i < n; i++) free(ch[i].v);
     free(ch);
+    if (bad && compose_interrupted) {  /* (no round has run: there is nothing to resume) */
+        fprintf(stderr, "tsumegen compose: interrupted while verifying the problems of %s; nothing was written\n", o->from);
+        return 130;
+    }
     if (bad) return 2;
     if (!o->quiet) fprintf(stderr, "tsumegen compose: %d of %d problems in %s are perfect: the pool to extend\n", perfect, n, o->from);
     if (!perfect) { fprintf(stderr, "tsumegen compose: --from %s: no perfect problem to extend\n", o->from); return 2; }
@@ -640,19 +675,26 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         fclose(r.undecided);
         return free_run(&r), 2;
     }
-    void (*old)(int) = signal(SIGINT, on_sigint);
+    struct sigaction old;
+    catch_sigint(&old);
     if (o->method == METHOD_EXTEND && !o->resume && (fatal = seed_pool(&r))) {
+        sigaction(SIGINT, &old, NULL);
         fclose(r.problems);
         fclose(r.undecided);
         return free_run(&r), fatal;
     }
+    /* a checkpoint before the first generation too: Ctrl-C inside it (a compose
+     * extend round can take minutes) leaves a run that --resume continues */
+    if (!o->resume && save_checkpoint(&r)) fprintf(stderr, "tsumegen compose: warning: cannot write the checkpoint\n");
     while (r.generation < o->gens && !compose_interrupted && (o->method != METHOD_EXTEND || extend_pool_next(&r.pool, 1) >= 0)) {
         int rc = run_generation(&r);
-        if (rc) break;  /* interrupted inside: the last checkpoint stands */
+        if (rc) {  /* interrupted inside: the last checkpoint stands, and the verdicts found so far are kept */
+            if (vcache_append(r.vc, r.vcf)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/verdicts.bin\n", o->out_dir);
+            break;
+        }
         r.generation++;
         if (save_checkpoint(&r)) fprintf(stderr, "tsumegen compose: warning: cannot write the checkpoint\n");
     }
-    signal(SIGINT, old);
     double seconds = r.seconds0 + util_now() - r.t_start;  /* once: the file and stdout agree */
     print_summary(stdout, &r, seconds, compose_interrupted);
     fflush(stdout);
@@ -663,5 +705,6 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     fclose(r.problems);
     fclose(r.undecided);
     free_run(&r);
+    sigaction(SIGINT, &old, NULL);  /* (only now: a second Ctrl-C while the summary is written must not end the process) */
     return compose_interrupted ? 130 : 0;  /* (as solve and screen after Ctrl-C) */
 }

@@ -11,31 +11,45 @@
 #include "sfen.h"
 #include "util.h"
 
-/* The independent proof check (o->proof) of a problem about to be written.  A
- * failure means the verdict's search is wrong somewhere: loud, never written.
- * Undecided (the checker's own budget) is not a proof either: held back too.
- * Either way the board goes to undecided.jsonl, to be looked at again. */
-static int proof_passes(Run *r, const Position *pos, const Verdict *v) {
-    if (!r->o->proof) return 1;
-    char msg[512], sfen[SFEN_MAX];
+/* The independent proof check (o->proof) of a problem about to be written, run
+ * on the threads with the reductions (proof_run), its outcome applied in batch
+ * order (proof_passes).  A failure means the verdict's search is wrong somewhere:
+ * loud, never written.  Undecided (the checker's own budget) is not a proof
+ * either: held back too.  Either way the board goes to undecided.jsonl, to be
+ * looked at again. */
+typedef struct {
+    int ok;         /* 1 passed, 0 failed, 2 undecided; -1 not run */
+    double seconds;
+    char msg[512];
+} ProofOutcome;
+
+static void proof_run(const Run *r, const Position *pos, const Verdict *v, ProofOutcome *out) {
+    out->ok = 1, out->seconds = 0, out->msg[0] = 0;
+    if (!r->o->proof) return;
     double t0 = util_now();
-    int ok = r->o->proof(pos, v, msg, sizeof msg);
-    r->t_proof += util_now() - t0;
+    out->ok = r->o->proof(pos, v, out->msg, sizeof out->msg);
+    out->seconds = util_now() - t0;
+}
+
+static int proof_passes(Run *r, const Position *pos, const Verdict *v, const ProofOutcome *p) {
+    if (!r->o->proof) return 1;
+    char sfen[SFEN_MAX];
+    r->t_proof += p->seconds;
     r->proof_checked++;
-    if (ok == 1) return 1;
-    if (ok == 0) r->proof_failed++;
+    if (p->ok == 1) return 1;
+    if (p->ok == 0) r->proof_failed++;
     else r->proof_undecided++;
     sfen_format(pos, sfen, sizeof sfen);
     fprintf(stderr, "tsumegen compose: %sthe proof checker %s the perfect verdict of %s (%s); not written (kept in "
-                    "undecided.jsonl)\n", ok == 0 ? "BUG: " : "", ok == 0 ? "rejects" : "leaves undecided", sfen, msg);
-    write_unproved(r, pos, v, ok == 0 ? "failed" : "undecided", msg);
+                    "undecided.jsonl)\n", p->ok == 0 ? "BUG: " : "", p->ok == 0 ? "rejects" : "leaves undecided", sfen, p->msg);
+    write_unproved(r, pos, v, p->ok == 0 ? "failed" : "undecided", p->msg);
     return 0;
 }
 
 /* A perfect child, new to the run: archive it (an extended board has no genome),
  * then write its reduced form p (compose_remove_redundant) unless that problem
  * was written before, and keep that form for backward extension. */
-static void record_perfect(Run *r, const Child *c, const Position *p, const Verdict *v) {
+static void record_perfect(Run *r, const Child *c, const Position *p, const Verdict *v, const ProofOutcome *proof) {
     char key[SFEN_MAX];
     compose_canonical(&c->pos, key, sizeof key);
     keys_add(&r->archived, key);
@@ -43,7 +57,7 @@ static void record_perfect(Run *r, const Child *c, const Position *p, const Verd
     compose_canonical(p, key, sizeof key);
     if (keys_has(&r->written_keys, key)) return;
     keys_add(&r->written_keys, key);  /* (handled once: written, or held back by the proof check) */
-    if (!proof_passes(r, p, v)) return;
+    if (!proof_passes(r, p, v, proof)) return;
     write_problem(r, p, v, c->origin);
     if (v->length > r->longest) r->longest = v->length;
     if (r->o->extend > 0) extend_pool_add(&r->pool, p, v->length, c->origin == ORIGIN_EXTEND ? c->pool_parent : -1);
@@ -53,12 +67,16 @@ static int is_perfect_problem(const Child *c) { return c->v->result == VERDICT_M
 
 /* What a batch of verified children leaves behind, in batch order: perfect
  * problems (each board once) and undecided mates.  The new perfect boards are
- * picked first, without touching the run, and reduced on the threads: each
- * reduction is a verification per piece, and done one after another on the main
- * thread they left the other threads idle (pop 60 x 6 on two cores: 188.7 s,
- * 176.8 s on the threads).  The writing stays serial, in batch order, so the
- * output is the same on any number of threads.
- * Returns 1 when out of memory (nothing recorded), 0 otherwise. */
+ * picked first, without touching the run, then reduced and proof-checked on the
+ * threads: each reduction is a verification per piece, and done one after another
+ * on the main thread they left the other threads idle (pop 60 x 6 on two cores:
+ * 188.7 s, 176.8 s on the threads).  The writing stays serial, in batch order, so
+ * the output is the same on any number of threads.  A first Ctrl-C lets the
+ * batch finish (its problems are found: they are written); a second one cuts the
+ * searches short, so nothing of the batch is written: the run stops at its last
+ * checkpoint, and --resume does the batch again (its verdicts from the cache).
+ * Returns 1 when out of memory, 2 when cut short (nothing recorded either way),
+ * 0 otherwise. */
 static int record_children(Run *r, const Child *const *cs, int n) {
     int *todo = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1)), k = 0;
     Keys seen = {0};
@@ -74,22 +92,35 @@ static int record_children(Run *r, const Child *const *cs, int n) {
     keys_free(&seen);
     Position *pos = malloc(sizeof *pos * (size_t)(k > 0 ? k : 1));
     Verdict *v = malloc(sizeof *v * (size_t)(k > 0 ? k : 1));
-    if (!pos || !v) {
-        free(todo); free(pos); free(v);
+    ProofOutcome *proof = malloc(sizeof *proof * (size_t)(k > 0 ? k : 1));
+    if (!pos || !v || !proof) {
+        free(todo); free(pos); free(v); free(proof);
         return fprintf(stderr, "tsumegen compose: out of memory\n"), 1;
     }
     for (int j = 0; j < k; j++) {
         pos[j] = cs[todo[j]]->pos;
         v[j] = *cs[todo[j]]->v;
     }
+    /* (written_keys is only read here: a reduced form written before is not checked) */
 #pragma omp parallel for schedule(dynamic, 1)
-    for (int j = 0; j < k; j++) compose_remove_redundant(&pos[j], &v[j], r->verify, cs[todo[j]]->node_limit);
+    for (int j = 0; j < k; j++) {
+        char form[SFEN_MAX];
+        proof[j].ok = -1;
+        if (compose_cut) continue;
+        compose_remove_redundant(&pos[j], &v[j], r->verify, cs[todo[j]]->node_limit);
+        compose_canonical(&pos[j], form, sizeof form);
+        if (!keys_has(&r->written_keys, form)) proof_run(r, &pos[j], &v[j], &proof[j]);
+    }
+    if (compose_cut) {  /* (the searches above may have been cut short) */
+        free(todo); free(pos); free(v); free(proof);
+        return 2;
+    }
     for (int i = 0, j = 0; i < n; i++) {
         const Child *c = cs[i];
-        if (j < k && todo[j] == i) record_perfect(r, c, &pos[j], &v[j]), j++;
+        if (j < k && todo[j] == i) record_perfect(r, c, &pos[j], &v[j], &proof[j]), j++;
         else if (c->v->result == VERDICT_MATE && c->v->undecided) write_undecided(r, c);  /* (undecided: not perfect) */
     }
-    free(todo); free(pos); free(v);
+    free(todo); free(pos); free(v); free(proof);
     return 0;
 }
 
@@ -131,7 +162,9 @@ int look_again(Run *r, Child *ch, int n_eval, int *rescued, uint64_t budget) {
         Child *c = &ch[idx[j]];
         Verdict *v = malloc(sizeof *v);
         if (compose_interrupted || !v) { stopped = 1; free(v); continue; }
-        if (!r->verify(&c->pos, budget, v)) {
+        int failed = r->verify(&c->pos, budget, v);
+        if (compose_cut) { stopped = 1; free(v); continue; }  /* (maybe cut short: not a verdict) */
+        if (!failed) {
             if (v->result == VERDICT_MATE && v->perfect) {
 #pragma omp atomic
                 (*rescued)++;
@@ -168,7 +201,8 @@ int verify_children(Run *r, Child *ch, int n) {
     Keys seen = {0};  /* the boards to verify so far (compose extend --from: 100,000 and more) */
     char (*sfen)[SFEN_MAX] = malloc(SFEN_MAX * (size_t)(n > 0 ? n : 1));
     if (!first || !todo || !seen_child || !sfen) { free(first); free(todo); free(seen_child); free(sfen); return 1; }
-    for (int i = 0; i < n; i++) {  /* first[i]: -2 cached, -1 to verify, else the same board earlier in the batch */
+    /* first[i]: -2 cached, -1 to verify, -3 verified, else the same board earlier in the batch */
+    for (int i = 0; i < n; i++) {
         Child *c = &ch[i];
         c->node_limit = r->o->node_limit;
         if (!(c->v = malloc(sizeof(Verdict)))) { stopped = 1; first[i] = -2; continue; }
@@ -194,15 +228,25 @@ int verify_children(Run *r, Child *ch, int n) {
         Child *c = &ch[todo[k]];
         if (compose_interrupted) { stopped = 1; continue; }
         if (r->verify(&c->pos, c->node_limit, c->v)) c->v->result = VERDICT_UNKNOWN;
+        /* a second Ctrl-C cuts the searches in flight short: such a verdict is not one */
+        if (compose_cut) { stopped = 1; continue; }
         c->fitness = compose_fitness(c->v, &r->initial_verdict);
+        first[todo[k]] = -3;
     }
-    for (int i = 0; i < n && !stopped; i++) {
+    /* The verdicts found go into the cache even when interrupted (the run writes
+     * it out as it stops), so a --resume answers them at once; they are the ones
+     * the straight run puts there at this point, so its results stay the same */
+    for (int i = 0; i < n; i++) {
         Child *c = &ch[i];
+        if (stopped) {
+            if (first[i] == -3 && vcache_put(r->vc, sfen[i], c->v, c->node_limit)) break;
+            continue;
+        }
         if (first[i] >= 0) {
             memcpy(c->v, ch[first[i]].v, sizeof(Verdict));
             c->fitness = ch[first[i]].fitness;
             r->gen_cached++;
-        } else if (first[i] == -1 && vcache_put(r->vc, sfen[i], c->v, c->node_limit)) {
+        } else if (first[i] == -3 && vcache_put(r->vc, sfen[i], c->v, c->node_limit)) {
             stopped = 1;
         }
     }

@@ -87,8 +87,10 @@ void print_summary(FILE *f, const Run *r, double seconds, int interrupted);
 int write_summary(const Run *r, double seconds, int interrupted);
 
 /* ---- one batch through the verifier (compose_batch.c) ---- */
-/* Set by Ctrl-C: the batch loops stop, the run keeps what it has and exits 130. */
-extern volatile sig_atomic_t compose_interrupted;
+/* Set by Ctrl-C: the batch loops start no more searches, the run keeps what it
+ * has and exits 130.  compose_cut: a second Ctrl-C cut the searches in flight
+ * short (df_interrupt); a verdict returned after it is thrown away. */
+extern volatile sig_atomic_t compose_interrupted, compose_cut;
 /* Children 0..n-1 verified on the threads with the first budget, the run's verdict
  * cache first; 1 when interrupted (or out of memory), else 0. */
 int verify_children(Run *r, Child *ch, int n);
@@ -97,7 +99,8 @@ int verify_children(Run *r, Child *ch, int n);
 int look_again(Run *r, Child *ch, int n_eval, int *rescued, uint64_t budget);
 int second_look(Run *r, Child *ch, int n_eval, int *rescued);
 /* The perfect boards of three batches (a, b, c), new to the run, reduced and
- * written in batch order; 1 when out of memory, else 0. */
+ * written in batch order; 1 when out of memory, 2 when interrupted (nothing
+ * written either way), else 0. */
 int record_batch(Run *r, const Child *a, int na, const Child *b, int nb, const Child *c, int nc);
 
 #endif

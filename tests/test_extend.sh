@@ -59,6 +59,28 @@ old=$(grep -c '^pool ' "$d/c3/checkpoint.txt")
 "$BIN/tsumegen" compose extend --rounds 2 --threads 2 --quiet --out "$d/c3" --resume >/dev/null 2>"$d/e" \
     && [ "$old" -gt 0 ] && [ "$(wc -l < "$d/c3/problems.jsonl")" -gt "$n1" ] \
     && ok "a checkpoint with the old pool lines ($old) resumes" || { bad "old pool lines ($old)"; cat "$d/e"; }
+# Ctrl-C anywhere (during the pool's verification, a round's searches, its
+# reductions): exit 130 naming the resume, and the resume ends as the straight run
+# did.  One Ctrl-C lets the searches under way finish; a second cuts them short
+# (their work is thrown away and done again).  The times land in different steps
+# from run to run; the property holds wherever they land (a run that ended first
+# exits 0 and has nothing left to do).
+for when in 0.05:1 0.15:1 0.25:1 0.35:1 0.1:2 0.25:2; do
+    t=${when%:*}; k=${when#*:}; o="$d/int_${t}_$k"
+    "$BIN/tsumegen" compose extend $args --out "$o" >/dev/null 2>"$d/e" & pid=$!
+    sleep "$t"; kill -INT $pid 2>/dev/null; [ "$k" = 2 ] && { sleep 0.05; kill -INT $pid 2>/dev/null; }
+    wait $pid; rc=$?
+    if [ $rc = 130 ] && grep -q "interrupted while verifying the problems of" "$d/e"; then
+        # (stopped before the first round: nothing written, nothing to resume; the run starts again)
+        rm -rf "$o"; "$BIN/tsumegen" compose extend $args --out "$o" >/dev/null 2>"$d/e"
+    elif [ $rc = 130 ]; then
+        grep -qF "continue with: tsumegen compose extend --out $o --resume" "$d/e" && [ -s "$o/checkpoint.txt" ] \
+            || { bad "Ctrl-C x$k at $t s: no resume command or no checkpoint"; cat "$d/e"; }
+        "$BIN/tsumegen" compose extend --out "$o" --resume --threads 2 --quiet >/dev/null 2>"$d/e" || { bad "resume after Ctrl-C x$k at $t s"; cat "$d/e"; }
+    elif [ $rc != 0 ]; then bad "Ctrl-C x$k at $t s: exit $rc"; cat "$d/e"; fi
+    cmp -s "$d/a/problems.jsonl" "$o/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$o/undecided.jsonl" \
+        && ok "Ctrl-C x$k at $t s (exit $rc), resumed: the straight run's problems" || bad "Ctrl-C x$k at $t s (exit $rc): resumed run differs"
+done
 expect_fail() {  # expect_fail NAME PATTERN ARGS...: exit 2 and PATTERN on stderr
     local name=$1 pat=$2; shift 2
     "$BIN/tsumegen" compose extend "$@" >/dev/null 2>"$d/e"; local rc=$?
