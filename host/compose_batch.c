@@ -238,16 +238,12 @@ int verify_children(Run *r, Child *ch, int n) {
      * the straight run puts there at this point, so its results stay the same */
     for (int i = 0; i < n; i++) {
         Child *c = &ch[i];
-        if (stopped) {
-            if (first[i] == -3 && vcache_put(r->vc, sfen[i], c->v, c->node_limit)) break;
-            continue;
-        }
-        if (first[i] >= 0) {
+        if (first[i] == -3) {
+            if (vcache_put(r->vc, sfen[i], c->v, c->node_limit)) { stopped = 1; break; }
+        } else if (first[i] >= 0 && !stopped) {  /* (a stopped batch is thrown away) */
             memcpy(c->v, ch[first[i]].v, sizeof(Verdict));
             c->fitness = ch[first[i]].fitness;
             r->gen_cached++;
-        } else if (first[i] == -3 && vcache_put(r->vc, sfen[i], c->v, c->node_limit)) {
-            stopped = 1;
         }
     }
     keys_free(&seen);

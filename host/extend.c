@@ -224,10 +224,10 @@ int extend_pool_next(const ExtendPool *pool, int min_length) {
 }
 
 void extend_pool_free(ExtendPool *pool) {
-    keys_free(&pool->sfen);  /* (the whole struct is cleared, sibling_step too) */
+    keys_free(&pool->sfen);
     free(pool->length);
     free(pool->parent);
     free(pool->kids_extended);
     free(pool->extended);
-    memset(pool, 0, sizeof *pool);
+    memset(pool, 0, sizeof *pool);  /* (sibling_step too) */
 }
