@@ -239,7 +239,8 @@ static int run_generate(const ScreenArgs *a, const int32_t *w) {
     int progress = isatty(2) && n > block, status = EXIT_OK;
     double t0 = util_now();
     gen_interrupted = 0;
-    void (*old)(int) = signal(SIGINT, gen_on_sigint);
+    struct sigaction old;
+    util_catch_sigint(gen_on_sigint, 1, &old);
     while (done < n && !gen_interrupted) {
         ScGenJob job = {a->seed, (uint64_t)a->start + done, (size_t)(n - done < block ? n - done : block), 0,
                         a->unique_mate1 ? SC_KEEP_UNIQUE_MATE1 : SC_KEEP_CHECK, a->min_points};
@@ -260,7 +261,7 @@ static int run_generate(const ScreenArgs *a, const int32_t *w) {
             fprintf(stderr, "\rscreen: %llu/%llu boards, %llu kept", (unsigned long long)done, (unsigned long long)n,
                     (unsigned long long)tot.kept);
     }
-    signal(SIGINT, old);
+    util_restore_sigint(&old);
     double dt = util_now() - t0;
     if (progress) fputc('\n', stderr);
     fprintf(stderr, "screen: generated %llu boards (seed %llu, from %lld) on %s in %.2f s: %llu legal, %llu with mate-in-1, "

@@ -260,7 +260,6 @@ static void lone_progress(void *arg, uint64_t nodes) {
 static void on_sigint(int sig) {
     (void)sig;
     df_interrupt();
-    signal(SIGINT, SIG_DFL);
 }
 
 /* One job's search, unless Ctrl-C came first; an answer that Ctrl-C may have cut
@@ -655,9 +654,10 @@ int cmd_solve(int argc, char **argv) {
         return EXIT_USAGE;
     }
     o.progress = isatty(2) && !o.trace;
-    void (*old)(int) = signal(SIGINT, on_sigint);  /* (not while reading the input) */
+    struct sigaction old;
+    util_catch_sigint(on_sigint, 1, &old);  /* (not while reading the input) */
     int failed = run_jobs(jobs + kept, n - kept, &o, out, kept) < 0;
-    signal(SIGINT, old);
+    util_restore_sigint(&old);
     if (out != stdout && fclose(out)) {
         fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", o.out_path, strerror(errno));
         failed = 1;

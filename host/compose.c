@@ -62,17 +62,6 @@ static void on_sigint(int sig) {
     signal(SIGINT, SIG_DFL);
 }
 
-/* sigaction, not signal(): under -std=c11 glibc's signal() resets the handler as
- * it delivers (System V), and the second Ctrl-C must reach on_sigint too. */
-static void catch_sigint(struct sigaction *old) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &sa, old);
-}
-
 int compose_fitness(const Verdict *v, const Verdict *initial) {
     if (v->result != VERDICT_MATE) return 0;
     if (initial && v->pv_len == initial->pv_len && !memcmp(v->pv, initial->pv, sizeof(Move) * (size_t)v->pv_len))
@@ -676,9 +665,9 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         return free_run(&r), 2;
     }
     struct sigaction old;
-    catch_sigint(&old);
+    util_catch_sigint(on_sigint, 0, &old);  /* (on_sigint hands the third Ctrl-C to the default) */
     if (o->method == METHOD_EXTEND && !o->resume && (fatal = seed_pool(&r))) {
-        sigaction(SIGINT, &old, NULL);
+        util_restore_sigint(&old);
         fclose(r.problems);
         fclose(r.undecided);
         return free_run(&r), fatal;
@@ -705,6 +694,6 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     fclose(r.problems);
     fclose(r.undecided);
     free_run(&r);
-    sigaction(SIGINT, &old, NULL);  /* (only now: a second Ctrl-C while the summary is written must not end the process) */
+    util_restore_sigint(&old);  /* (only now: a second Ctrl-C while the summary is written must not end the process) */
     return compose_interrupted ? 130 : 0;  /* (as solve and screen after Ctrl-C) */
 }

@@ -515,13 +515,14 @@ int compose_random_run(const RandomOptions *o, VerifyFn verify) {
                     o->reverse ? "game\tgame_move" : "index\tpoints", o->reverse ? "\tsfen" : "");
         r.t_start = util_now();
         random_interrupted = 0;
-        void (*old)(int) = signal(SIGINT, on_sigint);
+        struct sigaction old;
+        util_catch_sigint(on_sigint, 1, &old);
         uint64_t end = o->start + o->boards;
         if (o->reverse) run_games(&r, end, batch, rcand, ncand, chunk, &rc);
         else
             while (r.next < end && !rc)
                 if (run_block(&r, end - r.next < block ? end - r.next : block, kept_idx, chunk, chunk_cap, &rc)) break;
-        signal(SIGINT, old);
+        util_restore_sigint(&old);
         if (!o->quiet) progress(&r, 1);
         summary(&r, device, random_interrupted);
         if (random_interrupted) {

@@ -9,6 +9,17 @@
 #include <time.h>
 #include <unistd.h>
 
+void util_catch_sigint(void (*handler)(int), int once, struct sigaction *old) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART | (once ? SA_RESETHAND : 0);
+    sigaction(SIGINT, &sa, old);
+}
+
+void util_restore_sigint(const struct sigaction *old) { sigaction(SIGINT, old, NULL); }
+
 double util_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

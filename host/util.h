@@ -3,6 +3,7 @@
 #ifndef TSUMEGEN_UTIL_H
 #define TSUMEGEN_UTIL_H
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 
 /* Seconds on the monotonic clock (for intervals only). */
@@ -27,5 +28,11 @@ char **util_split_lines(char *text, int *n);
 /* The whole rest of f, NUL-terminated (*n bytes before the NUL); NULL on a read
  * error or out of memory. */
 char *util_slurp(FILE *f, size_t *n);
+/* Ctrl-C (SIGINT) goes to handler until util_restore_sigint(old).  With SA_RESTART:
+ * glibc's signal() under -std=c11 has System V semantics, so a Ctrl-C could cut a
+ * write to a pipe short (EINTR) and lose an answer line.  once: the handler takes
+ * the first Ctrl-C only and a second ends the process at once. */
+void util_catch_sigint(void (*handler)(int), int once, struct sigaction *old);
+void util_restore_sigint(const struct sigaction *old);
 
 #endif

@@ -164,6 +164,16 @@ fi
 { "$T" screen --generate 100000 --unique-mate1 --seed 9 && "$T" screen --generate 200000 --start 100000 --unique-mate1 --seed 9; } \
     >"$tmp/gen4" 2>/dev/null
 cmp -s "$tmp/gen1" "$tmp/gen4" && ok "--start resumes a stream exactly" || bad "--start resumes a stream exactly"
+# a Ctrl-C while the output waits for its reader loses no line (SA_RESTART: under
+# glibc's System V signal() the write failed with EINTR and the buffered lines were gone)
+mkfifo "$tmp/fifo"
+"$T" screen --generate 300000 --unique-mate1 --seed 9 --device omp >"$tmp/fifo" 2>/dev/null & pid=$!
+exec 3<"$tmp/fifo"
+sleep 1.5; kill -INT $pid 2>/dev/null; sleep 0.2
+cat <&3 >"$tmp/gen5"; exec 3<&-
+wait $pid
+cmp -s "$tmp/gen2" "$tmp/gen5" && ok "Ctrl-C while the output is full loses no line ($(wc -l <"$tmp/gen5") of $(wc -l <"$tmp/gen2"))" \
+    || bad "Ctrl-C while the output is full lost lines ($(wc -l <"$tmp/gen5") of $(wc -l <"$tmp/gen2"))"
 "$T" screen --generate 0 >/dev/null 2>&1; [ $? -eq 2 ] && ok "--generate 0: exit 2" || bad "--generate 0: exit 2"
 "$T" screen --generate 10 --min-points lots >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && grep -q 'min-points' "$tmp/e" && ok "--min-points lots: exit 2" || bad "--min-points lots: exit 2 (got $rc)"

@@ -476,6 +476,38 @@ def interrupt():
     check(ok, "Ctrl-C: rc %s, %s %s" % (p.returncode, (first + rest)[:600], err[:300]))
 
 
+def interrupt_blocked_write():
+    """Ctrl-C while solve waits to write (its reader has stopped reading): no answer
+    is lost.  The write goes on when the reader comes back (SA_RESTART; under glibc's
+    System V signal() it failed with EINTR and the answers in its buffer were gone),
+    and every input gets its line: the problems solved before as before, the rest
+    "not searched"."""
+    quick = data_lines("data/third_party/shogiboardq/tsume_3ply_1000_20261001.txt")[:300]
+    inputs = "\n".join(quick + [record_sfen("zukou-008")]) + "\n"
+    p = subprocess.Popen([EXE, "solve", "--threads", "1", "--hash", "16"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stdin.write(inputs)
+    p.stdin.close()
+    p.stdin = None
+    time.sleep(2)  # 300 answers are more than the pipe holds: solve now waits in write
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    try:
+        got = [json.loads(l) for l in out.splitlines()]
+    except ValueError:
+        got = []
+    mates = sum(1 for r in got if r["result"] == "mate" and r["length"] == 3)
+    cut = sum(1 for r in got if r["result"] == "unknown" and any(n.startswith("interrupted") for n in r["notes"]))
+    check(p.returncode == 130 and len(got) == 301 and [r["sfen"] for r in got] == [l.split(" moves")[0] for l in quick] +
+          [record_sfen("zukou-008")] and mates >= 150 and mates + cut == 301,
+          "Ctrl-C while writing: rc %s, %d lines, %d mates, %d interrupted; %s" % (p.returncode, len(got), mates, cut, err[-300:]))
+
+
 def resume():
     """--out FILE, cut short and resumed: Ctrl-C during Zuko 8 leaves Zuko 2's answer
     and two interrupted ones; the rerun keeps the first line byte for byte and answers
@@ -774,6 +806,7 @@ def main():
     trace()
     progress()
     interrupt()
+    interrupt_blocked_write()
     resume()
     found_line()
     table_sizes()
