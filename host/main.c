@@ -1,4 +1,5 @@
 /* main.c - the tsumegen command: dispatch to subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -24,7 +25,18 @@ static void usage(FILE *f) {
     for (int i = 0; i < N_COMMANDS; i++) fprintf(f, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fputs("\nPositions are SFEN; by the tsume hand convention every piece that is on neither\n"
           "the board nor the attacker's hand goes to the defender (--strict-hands keeps hands as given).\n"
-          "Exit status: 0 success, 2 bad usage or bad input (message on stderr).\n", f);
+          "Exit status: 0 success, 2 bad usage, bad input or output that could not be written\n(message on stderr).\n", f);
+}
+
+/* Output that could not be written (a full disk, a closed stdout) is a failure,
+ * not a silent success: stdio says so only when its buffer is flushed, here at the
+ * end.  rc unless the output was lost, then EXIT_USAGE (Ctrl-C's 130 stays). */
+static int output_written(const char *what, int rc) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    fprintf(stderr, "tsumegen%s%s: cannot write the output: %s\n", what ? " " : "", what ? what : "",
+            errno ? strerror(errno) : "a write failed");
+    return rc == EXIT_INTERRUPTED ? rc : EXIT_USAGE;
 }
 
 int main(int argc, char **argv) {
@@ -32,14 +44,14 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         if (argc > 2)
             for (int i = 0; i < N_COMMANDS; i++)
-                if (!strcmp(argv[2], COMMANDS[i].name)) { fputs(COMMANDS[i].usage, stdout); return EXIT_OK; }
+                if (!strcmp(argv[2], COMMANDS[i].name)) { fputs(COMMANDS[i].usage, stdout); return output_written(NULL, EXIT_OK); }
         usage(stdout);
-        return EXIT_OK;
+        return output_written(NULL, EXIT_OK);
     }
     for (int i = 0; i < N_COMMANDS; i++) {
         if (strcmp(argv[1], COMMANDS[i].name)) continue;
-        if (cli_wants_help(argc - 1, argv + 1)) { fputs(COMMANDS[i].usage, stdout); return EXIT_OK; }
-        return COMMANDS[i].run(argc - 1, argv + 1);
+        if (cli_wants_help(argc - 1, argv + 1)) { fputs(COMMANDS[i].usage, stdout); return output_written(argv[1], EXIT_OK); }
+        return output_written(argv[1], COMMANDS[i].run(argc - 1, argv + 1));
     }
     fprintf(stderr, "tsumegen: unknown command '%s'\n", argv[1]);
     usage(stderr);

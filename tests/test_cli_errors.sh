@@ -223,5 +223,22 @@ batch batch-overlong     'input line too long'             "$(printf '9%.0s' $(s
 batch batch-overlong-mate1 'input line too long'           "$OK
 $(printf 'k%.0s' $(seq 1 9000))" mate1
 
+# --- output that cannot be written (a full disk): status 2 and a message, never a
+# silent success
+full() {
+    local name=$1
+    shift
+    "$TG" "$@" </dev/null >/dev/full 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "cannot write the output" "$tmp/err"; then pass=$((pass + 1))
+    else fail=$((fail + 1)); echo "FAIL: $name: exit status $rc to a full disk"; head -3 "$tmp/err"; fi
+}
+if [ -w /dev/full ]; then
+    full full-solve solve --threads 1 "$OK"
+    full full-perft perft 3
+    full full-screen screen --generate 2000 --device omp
+    full full-help --help
+fi
+
 echo "cli-errors: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
