@@ -256,7 +256,8 @@ static void lone_progress(void *arg, uint64_t nodes) {
 
 /* Ctrl-C (solve's SIGINT handler): the searches stop as at a limit, the problems
  * not yet begun are not searched, and every answer is still printed in input
- * order; a second Ctrl-C ends the process at once. */
+ * order; a second Ctrl-C ends the process at once (the handler is installed for
+ * one Ctrl-C: util_catch_sigint's once). */
 static void on_sigint(int sig) {
     (void)sig;
     df_interrupt();
