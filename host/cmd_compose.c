@@ -14,7 +14,7 @@ const char USAGE_COMPOSE[] =
     "                           [--oversample K] [--nodes N] [--retry K] [--retry-nodes N]\n"
     "                           [--repair K] [--repair-tries N] [--repair-depth N]\n"
     "                           [--extend K] [--extend-tries N]\n"
-    "                           [--threads N] [--method M]\n"
+    "                           [--threads N] [--method M] [--time S]\n"
     "                           [--archive-rate X] [--mutation X] [--tournament N] [--ones N]\n"
     "                           [--device D] [--points FILE] [--cl-threads N]\n"
     "                           [--resume] [--quiet] [--no-kif]\n"
@@ -70,6 +70,10 @@ const char USAGE_COMPOSE[] =
     "                DIR/undecided.jsonl: each undecided mate once (sfen, length_lb,\n"
     "                length_ub, length_exact, nodes, generation), to verify longer later:\n"
     "                  tsumegen solve --time 60000 < DIR/undecided.jsonl\n"
+    "  --time S      no new generation once the run has taken S seconds (its resumed\n"
+    "                parts included; the generation under way finishes, and each command\n"
+    "                makes one at least): exit 0 with the checkpoint written, and --resume\n"
+    "                goes on (with a larger --time, or none)\n"
     "  --resume      continue the run in DIR from its checkpoint; options left out\n"
     "                take the run's own values (--init, --pop, --gens ... as started),\n"
     "                options given must equal them except --gens (go on further),\n"
@@ -89,7 +93,8 @@ const char USAGE_COMPOSE[] =
     "\n"
     "usage: tsumegen compose extend --from FILE [--rounds N] [--extend K] [--extend-tries N]\n"
     "                               [--nodes N] [--retry K] [--retry-nodes N] [--seed S]\n"
-    "                               [--threads N] [--out DIR] [--resume] [--quiet] [--no-kif]\n"
+    "                               [--threads N] [--time S] [--out DIR] [--resume] [--quiet]\n"
+    "                               [--no-kif]\n"
     "Backward extension alone, no GA: FILE holds problems (JSON lines with an \"sfen\"\n"
     "field, such as a GA run's problems.jsonl, or SFEN lines); each is verified and the\n"
     "perfect ones form the pool.  Each round extends the --extend longest problems of\n"
@@ -101,8 +106,9 @@ const char USAGE_COMPOSE[] =
     "twins, mostly) rank 2 plies lower.  Most undecided candidates are perfect\n"
     "problems that needed more nodes: a large --retry (e.g. 100000) writes many more\n"
     "long problems, the default 8 reaches the longest sooner.  --rounds (default\n"
-    "20) rounds, or fewer when nothing is left to extend; checkpoint and --resume as\n"
-    "in the GA (a resume needs no --from: the pool is in the checkpoint).\n"
+    "20) rounds, or fewer when nothing is left to extend or once --time S has passed\n"
+    "(as in the GA: the round under way finishes); checkpoint and --resume as in the GA\n"
+    "(a resume needs no --from: the pool is in the checkpoint).\n"
     "\n"
     "usage: tsumegen compose random [--boards N] [--time S] [--seed S] [--start I]\n"
     "                               [--band LO:HI] [--points FILE] [--nodes N] [--min-length L]\n"
@@ -235,6 +241,7 @@ static int parse_options(int argc, char **argv, int extend_mode, ComposeOptions 
         else if (!strcmp(a, "--extend")) { if (cli_parse_int("compose", a, v, 0, 100000, &x)) return EXIT_USAGE; o->extend = (int)x; }
         else if (!strcmp(a, "--extend-tries")) { if (cli_parse_int("compose", a, v, 1, 4096, &x)) return EXIT_USAGE; o->extend_tries = (int)x; }
         else if (!strcmp(a, "--threads")) { if (cli_parse_int("compose", a, v, 1, 1024, &x)) return EXIT_USAGE; o->threads = (int)x; }
+        else if (!strcmp(a, "--time")) { if (cli_parse_real("compose", a, v, 0.001, 1e9, &o->seconds)) return EXIT_USAGE; }
         else if (!strcmp(a, "--archive-rate")) { if (cli_parse_real("compose", a, v, 0, 1, &o->archive_rate)) return EXIT_USAGE; }
         else if (!strcmp(a, "--mutation")) { if (cli_parse_real("compose", a, v, 0, 1, &o->mutation)) return EXIT_USAGE; }
         else if (!strcmp(a, "--tournament")) { if (cli_parse_int("compose", a, v, 1, 1000, &x)) return EXIT_USAGE; o->tournament = (int)x; }

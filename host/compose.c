@@ -586,6 +586,10 @@ static void free_run(Run *r) {
     ocl_screen_close(r->dev);
 }
 
+/* --time: has the run (its resumed parts included) taken its seconds?  Asked after
+ * each generation, so that every command makes one at least. */
+static int time_up(const Run *r) { return r->o->seconds > 0 && r->seconds0 + util_now() - r->t_start >= r->o->seconds; }
+
 int compose_run(const ComposeOptions *o, VerifyFn verify) {
     Run r;
     char err[ERR_MAX + 300], path[4096];
@@ -675,6 +679,7 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     /* a checkpoint before the first generation too: Ctrl-C inside it (a compose
      * extend round can take minutes) leaves a run that --resume continues */
     if (!o->resume && save_checkpoint(&r)) fprintf(stderr, "tsumegen compose: warning: cannot write the checkpoint\n");
+    int timed_out = 0;
     while (r.generation < o->gens && !compose_interrupted && (o->method != METHOD_EXTEND || extend_pool_next(&r.pool, 1) >= 0)) {
         int rc = run_generation(&r);
         if (rc) {  /* interrupted inside: the last checkpoint stands, and the verdicts found so far are kept */
@@ -683,6 +688,7 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
         }
         r.generation++;
         if (save_checkpoint(&r)) fprintf(stderr, "tsumegen compose: warning: cannot write the checkpoint\n");
+        if (r.generation < o->gens && (timed_out = time_up(&r))) break;  /* (one generation at least) */
     }
     double seconds = r.seconds0 + util_now() - r.t_start;  /* once: the file and stdout agree */
     print_summary(stdout, &r, seconds, compose_interrupted);
@@ -690,6 +696,10 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     if (write_summary(&r, seconds, compose_interrupted)) fprintf(stderr, "tsumegen compose: warning: cannot write %s/summary.json\n", o->out_dir);
     if (compose_interrupted)
         fprintf(stderr, "tsumegen compose: interrupted; continue with: tsumegen compose %s --out %s --resume\n",
+                o->method == METHOD_EXTEND ? "extend" : "ga", o->out_dir);
+    else if (timed_out)
+        fprintf(stderr, "tsumegen compose: --time %g s reached after %s %d of %d; continue with: tsumegen compose %s --out %s --resume\n",
+                o->seconds, o->method == METHOD_EXTEND ? "round" : "generation", r.generation, o->gens,
                 o->method == METHOD_EXTEND ? "extend" : "ga", o->out_dir);
     fclose(r.problems);
     fclose(r.undecided);

@@ -57,6 +57,10 @@ typedef struct {
     /* backward extension (extend.h): each generation the `extend` longest perfect
      * problems not yet extended get up to extend_tries candidates each */
     int extend, extend_tries;
+    /* --time: no new generation once the run (its resumed parts included) has taken
+     * this many seconds (one at least per command); 0: none.  Not a run option: a
+     * resume may give another. */
+    double seconds;
     const char *out_dir;
     const char *from;  /* METHOD_EXTEND: problems to extend (JSON lines with "sfen", or SFEN lines) */
     /* screening engine: device spec as `tsumegen screen --device` (NULL: $TSUMEGEN_DEVICE

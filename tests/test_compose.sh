@@ -146,6 +146,16 @@ python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["interru
 "$BIN/tsumegen" compose ga --out "$d/i" --resume --threads 2 --quiet --device omp >/dev/null 2>"$d/e"
 cmp -s "$d/a/problems.jsonl" "$d/i/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/i/undecided.jsonl" \
     && ok "resumed after Ctrl-C: the straight run's problems" || { bad "resumed after Ctrl-C differs"; cat "$d/e"; }
+# --time: exit 0 after the generation in which the time ran out (one at least), the
+# resume named; resumed with --time again (one more) and then without, the straight run
+"$BIN/tsumegen" compose ga $args --time 0.001 --out "$d/t" >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 0 ] && grep -qx "generation 1" "$d/t/checkpoint.txt" && grep -qF "continue with: tsumegen compose ga --out $d/t --resume" "$d/e" \
+    && ok "--time: exit 0 after one generation, names the resume" || { bad "--time (rc $rc)"; cat "$d/e"; }
+"$BIN/tsumegen" compose ga --out "$d/t" --resume --time 0.001 --threads 2 --quiet --device omp >/dev/null 2>&1
+grep -qx "generation 2" "$d/t/checkpoint.txt" && ok "--resume --time: one generation more" || bad "--resume --time: $(grep generation "$d/t/checkpoint.txt")"
+"$BIN/tsumegen" compose ga --out "$d/t" --resume --threads 2 --quiet --device omp >/dev/null 2>&1
+cmp -s "$d/a/problems.jsonl" "$d/t/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/t/undecided.jsonl" \
+    && ok "--time, then resumed: the straight run's problems" || bad "--time, then resumed, differs from the straight run"
 # a damaged value in the checkpoint meets the command line's checks
 cp -r "$d/c" "$d/c5" && sed -i 's/ --tournament [0-9]* / --tournament 0 /' "$d/c5/checkpoint.txt"
 "$BIN/tsumegen" compose ga --out "$d/c5" --resume --quiet --device omp >/dev/null 2>"$d/e"; rc=$?

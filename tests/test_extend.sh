@@ -49,6 +49,12 @@ cp -r "$d/c" "$d/c3"
 cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && ok "--resume continues the same run" || bad "--resume differs from a straight run"
 n2=$(wc -l < "$d/c/problems.jsonl"); k2=$(ls "$d/c" | grep -c '\.kif$')
 [ "$n2" -gt "$n1" ] && [ "$k2" = $((n2 - n1)) ] && ok "the resume without --no-kif writes the KIF files of its own problems" || bad "KIF after resume ($n1, $n2, $k2)"
+# --time: the first round only (exit 0), then resumed: the straight run
+"$BIN/tsumegen" compose extend $args --time 0.001 --out "$d/t" >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 0 ] && grep -qx "generation 1" "$d/t/checkpoint.txt" && grep -qF "after round 1 of 2; continue with: tsumegen compose extend --out $d/t --resume" "$d/e" \
+    && ok "--time: exit 0 after one round, names the resume" || { bad "--time (rc $rc)"; cat "$d/e"; }
+"$BIN/tsumegen" compose extend --out "$d/t" --resume --threads 2 --quiet >/dev/null 2>&1
+cmp -s "$d/a/problems.jsonl" "$d/t/problems.jsonl" && ok "--time, then resumed: the straight run's problems" || bad "--time, then resumed, differs"
 # the pool is in the checkpoint: a resume needs no --from
 "$BIN/tsumegen" compose extend --rounds 2 --threads 2 --quiet --out "$d/c2" --resume >/dev/null 2>"$d/e"
 cmp -s "$d/a/problems.jsonl" "$d/c2/problems.jsonl" && ok "--resume without --from continues the same run" \
