@@ -663,7 +663,7 @@ int compose_run(const ComposeOptions *o, VerifyFn verify) {
     snprintf(path, sizeof path, "%s/verdicts.bin", o->out_dir);
     long nv = 0;
     if (!(r.vc = vcache_new()) || !(r.vcf = fopen(path, o->resume ? "a+b" : "w+b")) || (nv = vcache_load(r.vc, r.vcf)) < 0) {
-        fprintf(stderr, "tsumegen compose: %s: %s\n", path, nv < 0 ? "not a verdict cache (or damaged)" : strerror(errno));
+        fprintf(stderr, "tsumegen compose: %s: %s\n", path, nv < 0 ? "not a verdict cache, or damaged (moved away, the run resumes without it; its verdicts are searched again, so the rest of the run may differ from an uninterrupted one)" : strerror(errno));
         fclose(r.problems);
         fclose(r.undecided);
         return free_run(&r), 2;

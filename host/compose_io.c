@@ -10,7 +10,8 @@
 #include "sfen.h"
 #include "util.h"
 
-#define CHECKPOINT_VERSION 1
+/* 2: a last line "sum HEX" (util_save_checked); 1 (before 2026-12-04) had none */
+#define CHECKPOINT_VERSION 2
 
 
 void archive_add(Run *r, const Genome *g) {
@@ -163,11 +164,15 @@ static int add_word(char ***words, int *n, const char *w) {
 char **compose_saved_words(const char *out_dir, int *n) {
     char path[4096], line[8192], num[32];
     snprintf(path, sizeof path, "%s/checkpoint.txt", out_dir);
-    FILE *f = fopen(path, "r");
-    char **words = NULL;
+    size_t text_n;
+    int sum_state, version = 0;
+    char **words = NULL, *text = util_load_checked(path, &text_n, &sum_state);
     int fail = 0;
     *n = 0;
-    if (!f) return NULL;
+    if (!text) return NULL;
+    sscanf(text, "tsumegen-ga-checkpoint %d", &version);
+    FILE *f = sum_state < 0 || (sum_state == 0 && version >= 2) ? NULL : fmemopen(text, text_n ? text_n : 1, "r");
+    if (!f) { free(text); return NULL; }  /* (damaged: load_checkpoint says so) */
     while (!fail && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
         int pop, method, gens;
@@ -190,6 +195,7 @@ char **compose_saved_words(const char *out_dir, int *n) {
         }
     }
     fclose(f);
+    free(text);
     if (fail) {
         compose_free_words(words, *n);
         *n = 0;
@@ -204,10 +210,10 @@ void compose_free_words(char **words, int n) {
 }
 
 int save_checkpoint(const Run *r) {
-    char path[4096], tmp[4200];
+    char path[4096], *text = NULL;
+    size_t n = 0;
     snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
+    FILE *f = open_memstream(&text, &n);
     if (!f) return -1;
     fprintf(f, "tsumegen-ga-checkpoint %d\ninit %s\npop %d method %d\ngeneration %d\nrng %llx %llx %llx %llx\n",
             CHECKPOINT_VERSION, r->o->init_sfen, r->o->pop, r->o->method, r->generation,
@@ -240,8 +246,10 @@ int save_checkpoint(const Run *r) {
     for (int i = 0; i < r->pool.n; i++)
         fprintf(f, "pool_entry %d %d %d %s\n", r->pool.length[i], r->pool.extended[i], r->pool.parent[i], r->pool.sfen.s[i]);
     int bad = ferror(f);
-    if (fclose(f) || bad) return -1;
-    return rename(tmp, path);  /* atomic: a crash leaves the previous checkpoint */
+    bad |= fclose(f) != 0;
+    bad = bad || util_save_checked(path, text, n);  /* (atomic: a crash leaves the previous one) */
+    free(text);
+    return bad ? -1 : 0;
 }
 
 static int read_genome(char *p, Genome *g) {
@@ -254,11 +262,9 @@ static int read_genome(char *p, Genome *g) {
     return 0;
 }
 
-int load_checkpoint(Run *r) {
-    char path[4096], line[8192];
-    snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
-    FILE *f = fopen(path, "r");
-    if (!f) { fprintf(stderr, "tsumegen compose: --resume: cannot open %s: %s\n", path, strerror(errno)); return -1; }
+/* The checkpoint's lines (f: its text, checksum checked) into r; 0 or -1 said. */
+static int parse_checkpoint(Run *r, FILE *f, const char *path) {
+    char line[8192];
     int version = 0, n_ind = 0, pop = 0, method = -1, ok = 1, line_no = 0;
     while (ok && fgets(line, sizeof line, f)) {
         line_no++;
@@ -266,7 +272,7 @@ int load_checkpoint(Run *r) {
         unsigned long long s[4];
         if (sscanf(line, "tsumegen-ga-checkpoint %d", &version) == 1) continue;
         if (!strncmp(line, "init ", 5)) {
-            if (strcmp(line + 5, r->o->init_sfen)) return differs(f, path, "--init", line + 5, r->o->init_sfen);
+            if (strcmp(line + 5, r->o->init_sfen)) return differs(NULL, path, "--init", line + 5, r->o->init_sfen);
             continue;
         }
         if (sscanf(line, "pop %d method %d", &pop, &method) == 2) {
@@ -274,11 +280,11 @@ int load_checkpoint(Run *r) {
             snprintf(was, sizeof was, "%d", pop);
             snprintf(now, sizeof now, "%d", r->o->pop);
             if ((method == METHOD_EXTEND) != (r->o->method == METHOD_EXTEND))
-                return differs(f, path, "", method == METHOD_EXTEND ? "compose extend" : "compose ga",
+                return differs(NULL, path, "", method == METHOD_EXTEND ? "compose extend" : "compose ga",
                                r->o->method == METHOD_EXTEND ? "compose extend" : "compose ga");
             if (method != r->o->method)
-                return differs(f, path, "--method", method_name(method), method_name(r->o->method));
-            if (pop != r->o->pop) return differs(f, path, "--pop", was, now);
+                return differs(NULL, path, "--method", method_name(method), method_name(r->o->method));
+            if (pop != r->o->pop) return differs(NULL, path, "--pop", was, now);
             continue;
         }
         if (sscanf(line, "generation %d", &r->generation) == 1) continue;
@@ -286,10 +292,7 @@ int load_checkpoint(Run *r) {
         if (sscanf(line, "gens %d", &gens) == 1) continue;  /* (for compose_saved_words) */
         /* optional (checkpoints before 2026-11-28 lack it) */
         if (!strncmp(line, "options ", 8)) {
-            if (same_options(path, line + 8, r->o)) {
-                fclose(f);
-                return -1;
-            }
+            if (same_options(path, line + 8, r->o)) return -1;
             continue;
         }
         if (sscanf(line, "rng %llx %llx %llx %llx", &s[0], &s[1], &s[2], &s[3]) == 4) {
@@ -328,15 +331,38 @@ int load_checkpoint(Run *r) {
                  extend_pool_add_sfen(&r->pool, line + 5 + at, len, ext, -1) >= 0;
         } else ok = 0;
     }
-    fclose(f);
-    if (!ok || version != CHECKPOINT_VERSION || n_ind != r->o->pop) {
+    int known = version == CHECKPOINT_VERSION || version == 1;  /* (1: the same lines, no checksum) */
+    if (!ok || !known || n_ind != r->o->pop) {
         if (!ok) fprintf(stderr, "tsumegen compose: --resume: %s is damaged (line %d)\n", path, line_no);
-        else if (version != CHECKPOINT_VERSION)
+        else if (!known)
             fprintf(stderr, "tsumegen compose: --resume: %s is not a checkpoint of version %d\n", path, CHECKPOINT_VERSION);
         else fprintf(stderr, "tsumegen compose: --resume: %s is damaged (%d individuals for --pop %d)\n", path, n_ind, r->o->pop);
         return -1;
     }
     return 0;
+}
+
+int load_checkpoint(Run *r) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
+    size_t text_n;
+    int sum_state;
+    char *text = util_load_checked(path, &text_n, &sum_state);
+    if (!text) { fprintf(stderr, "tsumegen compose: --resume: cannot open %s: %s\n", path, strerror(errno)); return -1; }
+    int version = 0;
+    sscanf(text, "tsumegen-ga-checkpoint %d", &version);
+    if (sum_state < 0 || (sum_state == 0 && version >= 2)) {
+        fprintf(stderr, "tsumegen compose: --resume: %s is damaged (%s): start the run again or restore a copy\n", path,
+                sum_state < 0 ? "its checksum does not match its text" : "its last line, the checksum, is missing");
+        free(text);
+        return -1;
+    }
+    FILE *f = fmemopen(text, text_n ? text_n : 1, "r");
+    if (!f) { free(text); return -1; }
+    int rc = parse_checkpoint(r, f, path);
+    fclose(f);
+    free(text);
+    return rc;
 }
 
 /* An undecided mate (no flaw found, a limit stopped the exact length or a 余詰

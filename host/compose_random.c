@@ -138,17 +138,19 @@ static const char *method_name(const RandomOptions *o) { return o->reverse ? "re
 
 /* OUT/checkpoint.txt, written to a temporary file and renamed into place. */
 static int save_random_checkpoint(const RRun *r) {
-    char path[4096], tmp[4200], opt[512];
+    char path[4096], opt[512], *text = NULL;
+    size_t n = 0;
     snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
+    FILE *f = open_memstream(&text, &n);
     if (!f) return -1;
     options_line(r->o, opt, sizeof opt);
-    fprintf(f, "tsumegen compose %s checkpoint\noptions %s\n", method_name(r->o), opt);
+    fprintf(f, "tsumegen compose %s checkpoint 2\noptions %s\n", method_name(r->o), opt);
     counts_line(r, f);
     int bad = ferror(f);
-    bad |= fclose(f);
-    return bad || rename(tmp, path) ? -1 : 0;
+    bad |= fclose(f) != 0;
+    bad = bad || util_save_checked(path, text, n);  /* (a last line "sum HEX") */
+    free(text);
+    return bad ? -1 : 0;
 }
 
 /* The index a line of verdicts.tsv (leading number) or problems.jsonl ("index")
@@ -190,12 +192,20 @@ static int trim_past(const char *path, uint64_t next, int jsonl) {
 static int load_random_checkpoint(RRun *r) {
     char path[4096], line[1024], opt[512];
     snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
-    FILE *f = fopen(path, "r");
-    if (!f) return cli_error("compose", "--resume: cannot read %s: %s", path, strerror(errno));
+    size_t text_n;
+    int sum_state;
+    char *text = util_load_checked(path, &text_n, &sum_state);
+    if (!text) return cli_error("compose", "--resume: cannot read %s: %s", path, strerror(errno));
+    FILE *f = fmemopen(text, text_n ? text_n : 1, "r");
+    if (!f) { free(text); return cli_error("compose", "--resume: cannot read %s: %s", path, strerror(errno)); }
     options_line(r->o, opt, sizeof opt);
-    char head[64];
+    /* "... checkpoint 2" ends in a checksum line; a checkpoint from before 2026-12-04
+     * has neither */
+    char head[64], head_v2[64];
     snprintf(head, sizeof head, "tsumegen compose %s checkpoint\n", method_name(r->o));
-    int ok = fgets(line, sizeof line, f) && !strcmp(line, head), seen_next = 0;
+    snprintf(head_v2, sizeof head_v2, "tsumegen compose %s checkpoint 2\n", method_name(r->o));
+    int ok = fgets(line, sizeof line, f) && (!strcmp(line, head_v2) ? sum_state > 0 : !strcmp(line, head) && sum_state == 0);
+    int seen_next = 0;
     while (ok && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
         char name[32];
@@ -205,6 +215,7 @@ static int load_random_checkpoint(RRun *r) {
         if (!strncmp(line, "options ", 8)) {
             if (strcmp(line + 8, opt)) {
                 fclose(f);
+                free(text);
                 return cli_error("compose", "--resume: %s was made with other options:\n  was: %s\n  now: %s", path, line + 8, opt);
             }
         } else if (sscanf(line, "class %31s %llu", name, &x) == 2) {
@@ -222,6 +233,8 @@ static int load_random_checkpoint(RRun *r) {
         else ok = 0;
     }
     fclose(f);
+    free(text);
+    if (sum_state < 0) return cli_error("compose", "--resume: %s is damaged (its checksum does not match its text)", path);
     if (!ok || !seen_next) return cli_error("compose", "--resume: %s is damaged", path);
     snprintf(path, sizeof path, "%s/verdicts.tsv", r->o->out_dir);
     if (trim_past(path, r->next, 0)) return cli_error("compose", "--resume: cannot rewrite %s", path);

@@ -1,6 +1,7 @@
 /* util.c - small helpers shared by the host modules (see util.h). */
 #define _DEFAULT_SOURCE 1  /* madvise(MADV_HUGEPAGE) */
 #include "util.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,48 @@ char *util_slurp(FILE *f, size_t *n) {
     }
     free(buf);
     return NULL;
+}
+
+/* FNV-1a, 64 bits: a cheap guard against cut and edited files, not an adversary */
+uint64_t util_fnv1a64(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+int util_save_checked(const char *path, const char *text, size_t n) {
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { errno = ENAMETOOLONG; return -1; }
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    int bad = fwrite(text, 1, n, f) != n;
+    bad |= fprintf(f, "sum %016llx\n", (unsigned long long)util_fnv1a64(UTIL_FNV_SEED, text, n)) < 0;
+    bad |= ferror(f);
+    int saved = errno;
+    bad |= fclose(f) != 0;
+    if (bad) { errno = saved ? saved : EIO; return -1; }
+    return rename(tmp, path);  /* atomic: a crash leaves the previous file */
+}
+
+char *util_load_checked(const char *path, size_t *n, int *state) {
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    char *text = util_slurp(f, n);
+    fclose(f);
+    if (!text) { errno = EIO; return NULL; }
+    /* the last line, "sum HEX\n" as written */
+    size_t start = *n;
+    if (start && text[start - 1] == '\n') start--;
+    while (start && text[start - 1] != '\n') start--;
+    *state = 0;
+    if (!strncmp(text + start, "sum ", 4)) {
+        char *end;
+        unsigned long long want = strtoull(text + start + 4, &end, 16);
+        *state = end == text + start + 20 && !strcmp(end, "\n") && want == util_fnv1a64(UTIL_FNV_SEED, text, start) ? 1 : -1;
+        text[start] = 0;
+        *n = start;
+    }
+    return text;
 }
 
 char **util_split_lines(char *text, int *n) {

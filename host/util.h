@@ -3,6 +3,7 @@
 #ifndef TSUMEGEN_UTIL_H
 #define TSUMEGEN_UTIL_H
 #include <stddef.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 
@@ -28,6 +29,19 @@ char **util_split_lines(char *text, int *n);
 /* The whole rest of f, NUL-terminated (*n bytes before the NUL); NULL on a read
  * error or out of memory. */
 char *util_slurp(FILE *f, size_t *n);
+/* Checksummed text files (the composers' checkpoints): util_save_checked writes
+ * text (n bytes) and a last line "sum HEX" (FNV-1a 64 of the bytes before it) to
+ * path.tmp and renames it into place; 0, or -1 with errno.  util_load_checked reads
+ * path back: the text without its sum line (malloc'd, NUL-terminated, *n bytes) and
+ * *state 1 (sum present and right), 0 (no sum line: a file of an older version) or
+ * -1 (the sum does not match: cut short, edited or damaged); NULL with errno when it
+ * cannot be read. */
+/* FNV-1a 64 of n bytes, chained from h (UTIL_FNV_SEED to start): a cheap guard
+ * against cut and edited files, not against an adversary. */
+#define UTIL_FNV_SEED 0xcbf29ce484222325ull
+uint64_t util_fnv1a64(uint64_t h, const void *data, size_t n);
+int util_save_checked(const char *path, const char *text, size_t n);
+char *util_load_checked(const char *path, size_t *n, int *state);
 /* Ctrl-C (SIGINT) goes to handler until util_restore_sigint(old).  With SA_RESTART:
  * glibc's signal() under -std=c11 has System V semantics, so a Ctrl-C could cut a
  * write to a pipe short (EINTR) and lose an answer line.  once: the handler takes

@@ -2,12 +2,16 @@
  * table of SFEN -> (budget, verdict with its main line trimmed to its length). */
 #include "vcache.h"
 #include "keyset.h"
+#include "util.h"
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define VC_HEADER "tsumegen-verdicts 1\n"
+/* 2: each record ends in an FNV-1a 64 of its bytes; 1 (before 2026-12-04): no sum.
+ * A file is appended to in its own version. */
+#define VC_HEADER "tsumegen-verdicts 2\n"
+#define VC_HEADER_V1 "tsumegen-verdicts 1\n"
 #define VC_MAGIC 0x31524356u /* "VCR1" in a little-endian dump: starts every record */
 
 typedef struct {
@@ -23,6 +27,7 @@ struct VCache {
     long n, cap;
     long *dirty;
     long ndirty, dirty_cap;
+    int v1;  /* the file loaded is of version 1: its records have no sums */
 };
 
 VCache *vcache_new(void) { return calloc(1, sizeof(VCache)); }
@@ -117,6 +122,13 @@ typedef struct {
     uint32_t cook_move;
 } VcRecord;
 
+/* A record's check: its fixed fields, its SFEN and its line. */
+static uint64_t record_sum(const VcRecord *r, const char *sfen, const Move *pv) {
+    uint64_t h = util_fnv1a64(UTIL_FNV_SEED, r, sizeof *r);
+    h = util_fnv1a64(h, sfen, r->sfen_len);
+    return util_fnv1a64(h, pv, sizeof(Move) * (size_t)r->pv_len);
+}
+
 int vcache_append(VCache *c, FILE *f) {
     if (fseek(f, 0, SEEK_END)) return -1;
     if (ftell(f) == 0 && fputs(VC_HEADER, f) == EOF) return -1;
@@ -130,8 +142,10 @@ int vcache_append(VCache *c, FILE *f) {
         r.result = v->result, r.length = v->length, r.perfect = v->perfect, r.undecided = v->undecided;
         r.length_exact = v->length_exact, r.length_ub = v->length_ub, r.cook_ply = v->cook_ply;
         r.pv_len = v->pv_len, r.cook_move = v->cook_move;
+        uint64_t sum = record_sum(&r, sfen, v->pv);
         if (fwrite(&r, sizeof r, 1, f) != 1 || fwrite(sfen, 1, r.sfen_len, f) != r.sfen_len ||
-            fwrite(v->pv, sizeof(Move), (size_t)v->pv_len, f) != (size_t)v->pv_len)
+            fwrite(v->pv, sizeof(Move), (size_t)v->pv_len, f) != (size_t)v->pv_len ||
+            (!c->v1 && fwrite(&sum, sizeof sum, 1, f) != 1))
             return -1;
         e->dirty = 0;
     }
@@ -143,7 +157,8 @@ long vcache_load(VCache *c, FILE *f) {
     char head[sizeof VC_HEADER];
     rewind(f);
     if (!fgets(head, sizeof head, f)) return 0;  /* empty: nothing cached yet */
-    if (strcmp(head, VC_HEADER)) return -1;
+    c->v1 = !strcmp(head, VC_HEADER_V1);
+    if (strcmp(head, VC_HEADER) && !c->v1) return -1;
     Verdict *v = malloc(sizeof *v);
     if (!v) return -1;
     long n = 0, good_end = ftell(f), cut = 0;
@@ -156,9 +171,12 @@ long vcache_load(VCache *c, FILE *f) {
         v->result = r.result, v->length = r.length, v->perfect = r.perfect, v->undecided = r.undecided;
         v->length_exact = r.length_exact, v->length_ub = r.length_ub, v->cook_ply = r.cook_ply;
         v->cook_move = r.cook_move, v->pv_len = r.pv_len, v->nodes = r.nodes;
+        uint64_t sum = 0;
         cut = fread(sfen, 1, r.sfen_len, f) != r.sfen_len ||
-              fread(v->pv, sizeof(Move), (size_t)r.pv_len, f) != (size_t)r.pv_len;
+              fread(v->pv, sizeof(Move), (size_t)r.pv_len, f) != (size_t)r.pv_len ||
+              (!c->v1 && fread(&sum, sizeof sum, 1, f) != 1);
         if (cut) break;  /* a record cut short by a crash: the run redoes it */
+        if (!c->v1 && sum != record_sum(&r, sfen, v->pv)) { n = -1; break; }  /* damaged */
         sfen[r.sfen_len] = 0;
         if (put(c, sfen, v, r.budget) == -1) { n = -1; break; }
         n++;

@@ -123,7 +123,7 @@ cmp -s "$d/a/problems.jsonl" "$d/dev/problems.jsonl" && ok "default device ($dev
 else echo "skip the default-device run (sanitizer build)"; fi
 # resume: run 2 generations, then continue to 4: same problems as the straight run
 "$BIN/tsumegen" compose ga ${args/--gens 4/--gens 2} --out "$d/c" >/dev/null 2>&1
-cp -r "$d/c" "$d/c3" && cp -r "$d/c" "$d/c4"
+cp -r "$d/c" "$d/c3" && cp -r "$d/c" "$d/c4" && cp -r "$d/c" "$d/c9"
 "$BIN/tsumegen" compose ga $args --out "$d/c" --resume >/dev/null 2>&1
 cmp -s "$d/a/problems.jsonl" "$d/c/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/c/undecided.jsonl" \
     && ok "--resume continues the same run" || bad "--resume differs from a straight run"
@@ -156,11 +156,30 @@ grep -qx "generation 2" "$d/t/checkpoint.txt" && ok "--resume --time: one genera
 "$BIN/tsumegen" compose ga --out "$d/t" --resume --threads 2 --quiet --device omp >/dev/null 2>&1
 cmp -s "$d/a/problems.jsonl" "$d/t/problems.jsonl" && cmp -s "$d/a/undecided.jsonl" "$d/t/undecided.jsonl" \
     && ok "--time, then resumed: the straight run's problems" || bad "--time, then resumed, differs from the straight run"
-# a damaged value in the checkpoint meets the command line's checks
-cp -r "$d/c" "$d/c5" && sed -i 's/ --tournament [0-9]* / --tournament 0 /' "$d/c5/checkpoint.txt"
+# a damaged value in the checkpoint meets the command line's checks (a checkpoint of
+# version 1, which has no checksum line to catch the edit)
+cp -r "$d/c" "$d/c5" && sed -i 's/ --tournament [0-9]* / --tournament 0 /; /^sum /d; s/^tsumegen-ga-checkpoint 2$/tsumegen-ga-checkpoint 1/' "$d/c5/checkpoint.txt"
 "$BIN/tsumegen" compose ga --out "$d/c5" --resume --quiet --device omp >/dev/null 2>"$d/e"; rc=$?
 [ $rc = 2 ] && grep -q -- "--tournament must be" "$d/e" && grep -q "c5/checkpoint.txt, which is damaged" "$d/e" \
     && ok "--resume: a damaged option value in the checkpoint exits 2 naming it" || { bad "damaged checkpoint value (rc $rc)"; cat "$d/e"; }
+# the checksum (on copies of the run after 2 of its 4 generations): an edited checkpoint, one cut short (its last line, the sum, gone)
+# and a damaged record in verdicts.bin are each refused with exit 2, naming the file
+cp -r "$d/c9" "$d/c6" && sed -i 's/^generation 2$/generation 1/' "$d/c6/checkpoint.txt"
+"$BIN/tsumegen" compose ga --out "$d/c6" --resume --quiet --device omp >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 2 ] && grep -q "c6/checkpoint.txt is damaged (its checksum does not match its text)" "$d/e" \
+    && ok "--resume: an edited checkpoint is refused by its checksum" || { bad "edited checkpoint (rc $rc)"; cat "$d/e"; }
+cp -r "$d/c9" "$d/c7" && sed -i '$d' "$d/c7/checkpoint.txt"
+"$BIN/tsumegen" compose ga --out "$d/c7" --resume --quiet --device omp >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 2 ] && grep -q "c7/checkpoint.txt is damaged (its last line, the checksum, is missing)" "$d/e" \
+    && ok "--resume: a checkpoint cut short is refused" || { bad "cut checkpoint (rc $rc)"; cat "$d/e"; }
+cp -r "$d/c9" "$d/c8" && python3 -c 'import sys; p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[60] ^= 1; open(p, "wb").write(b)' "$d/c8/verdicts.bin"
+"$BIN/tsumegen" compose ga --out "$d/c8" --resume --quiet --device omp >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 2 ] && grep -q "c8/verdicts.bin: not a verdict cache, or damaged" "$d/e" \
+    && ok "--resume: a damaged verdict record is refused" || { bad "damaged verdicts.bin (rc $rc)"; cat "$d/e"; }
+rm "$d/c8/verdicts.bin"
+"$BIN/tsumegen" compose ga --out "$d/c8" --resume --gens 4 --threads 2 --quiet --device omp >/dev/null 2>"$d/e"; rc=$?
+[ $rc = 0 ] && grep -qx "generation 4" "$d/c8/checkpoint.txt" && { cmp -s "$d/a/problems.jsonl" "$d/c8/problems.jsonl" || echo "(without the cache: other problems than the straight run)"; } && ok "--resume with verdicts.bin moved away runs to the end" \
+    || { bad "--resume without verdicts.bin (rc $rc)"; cat "$d/e"; }
 # a resume under options that change the results would mix two runs in one folder
 cp -r "$d/c" "$d/c2"
 "$BIN/tsumegen" compose ga ${args/--nodes 30000/--nodes 40000} --out "$d/c2" --resume >/dev/null 2>"$d/e"; rc=$?

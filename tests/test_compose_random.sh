@@ -72,6 +72,16 @@ cmp -s <(cut -f1-5 "$d/a/verdicts.tsv") <(cut -f1-5 "$d/c/verdicts.tsv") && cmp 
     ok "lines past the checkpoint are verified again once" || bad "lines past the checkpoint doubled or lost"
 "$T" compose random ${args/--nodes 5000/--nodes 6000} --out "$d/b" --resume > /dev/null 2>"$d/e1"
 [ $? = 2 ] && grep -q "other options" "$d/e1" && ok "resume with other options refused" || bad "resume with other options"
+# the checkpoint's checksum: an edited count is refused; a checkpoint from before the
+# checksum (old head line, no sum line) still resumes
+cp -r "$d/b" "$d/s" && sed -i 's/^kept \([0-9]*\)$/kept 1\1/' "$d/s/checkpoint.txt"
+"$T" compose random $args --out "$d/s" --resume > /dev/null 2>"$d/e3"
+[ $? = 2 ] && grep -q "s/checkpoint.txt is damaged (its checksum does not match its text)" "$d/e3" \
+    && ok "resume of an edited checkpoint refused" || { bad "edited checkpoint"; cat "$d/e3"; }
+cp "$d/early_checkpoint.txt" "$d/s/checkpoint.txt" && sed -i '/^sum /d; 1s/ checkpoint 2$/ checkpoint/' "$d/s/checkpoint.txt"
+"$T" compose random $args --threads 2 --out "$d/s" --resume > /dev/null 2>"$d/e3"
+[ $? = 0 ] && cmp -s "$d/a/problems.jsonl" "$d/s/problems.jsonl" && ok "a checkpoint without a checksum (older version) resumes" \
+    || { bad "old checkpoint"; cat "$d/e3"; }
 for b in "5:1" "x:" "100"; do
     "$T" compose random --band "$b" --boards 10 --out "$d/x" > /dev/null 2>"$d/e2"
     [ $? = 2 ] && grep -q -- "--band" "$d/e2" && ok "--band '$b' refused" || bad "--band '$b'"

@@ -59,8 +59,9 @@ cmp -s "$d/a/problems.jsonl" "$d/t/problems.jsonl" && ok "--time, then resumed: 
 "$BIN/tsumegen" compose extend --rounds 2 --threads 2 --quiet --out "$d/c2" --resume >/dev/null 2>"$d/e"
 cmp -s "$d/a/problems.jsonl" "$d/c2/problems.jsonl" && ok "--resume without --from continues the same run" \
     || { bad "--resume without --from"; cat "$d/e"; }
-# a checkpoint written before the pool kept each entry's parent ("pool LEN EXT SFEN")
-sed -i -E 's/^pool_entry ([0-9]+) ([0-9]+) -?[0-9]+ /pool \1 \2 /' "$d/c3/checkpoint.txt"
+# a checkpoint of version 1 (no checksum line), written before the pool kept each
+# entry's parent ("pool LEN EXT SFEN")
+sed -i -E 's/^pool_entry ([0-9]+) ([0-9]+) -?[0-9]+ /pool \1 \2 /; /^sum /d; s/^tsumegen-ga-checkpoint 2$/tsumegen-ga-checkpoint 1/' "$d/c3/checkpoint.txt"
 old=$(grep -c '^pool ' "$d/c3/checkpoint.txt")
 "$BIN/tsumegen" compose extend --rounds 2 --threads 2 --quiet --out "$d/c3" --resume >/dev/null 2>"$d/e" \
     && [ "$old" -gt 0 ] && [ "$(wc -l < "$d/c3/problems.jsonl")" -gt "$n1" ] \
