@@ -22,7 +22,7 @@ LIB_SRC  := $(CORE_SRC) $(filter-out host/main.c,$(HOST_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 
-.PHONY: all test check variants bench clean
+.PHONY: all test check variants bench fuzz clean
 all: $(BIN)/tsumegen
 
 build/gen/tables.inc: tools/gen_tables.c
@@ -64,7 +64,18 @@ $(BIN)/unit_tests: $(LIB_OBJ) $(TEST_SRC:%.c=$(BUILD)/%.o)
 	@mkdir -p $(BIN)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-test: $(BIN)/tsumegen $(BIN)/unit_tests
+# the fuzz target (tests/fuzz) replayed over its corpus by a plain main: the tests
+# run it, under the sanitizers in `make check`
+FUZZ_OBJ := $(BUILD)/tests/fuzz/fuzz_input.o
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c build/gen/tables.inc $(wildcard core/*.h host/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Ihost $(WARN) $(CFLAGS) -c -o $@ $<
+
+$(BIN)/fuzz_replay: $(LIB_OBJ) $(FUZZ_OBJ) $(BUILD)/tests/fuzz/replay.o
+	@mkdir -p $(BIN)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+test: $(BIN)/tsumegen $(BIN)/unit_tests $(BIN)/fuzz_replay
 	BIN=$(BIN) bash tests/run_all.sh
 
 check:
@@ -73,8 +84,17 @@ check:
 # gcc at -O3 and clang see warnings the default build does not (maybe-uninitialized,
 # format truncation); -Werror makes each one a build failure here.  Built, not run.
 variants:
-	$(MAKE) BUILD=build/o3 BIN=bin/o3 OPT="-O3 -march=x86-64-v2" bin/o3/tsumegen bin/o3/unit_tests
-	$(MAKE) CC=clang BUILD=build/clang BIN=bin/clang bin/clang/tsumegen bin/clang/unit_tests
+	$(MAKE) BUILD=build/o3 BIN=bin/o3 OPT="-O3 -march=x86-64-v2" bin/o3/tsumegen bin/o3/unit_tests bin/o3/fuzz_replay
+	$(MAKE) CC=clang BUILD=build/clang BIN=bin/clang bin/clang/tsumegen bin/clang/unit_tests bin/clang/fuzz_replay
+
+# libFuzzer (clang): `make fuzz`, then bin/fuzz/fuzz_input CORPUS_DIR tests/fuzz/corpus
+# (new inputs go to CORPUS_DIR; see tests/fuzz/README.md)
+fuzz:
+	$(MAKE) CC=clang BUILD=build/fuzz BIN=bin/fuzz OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -DTG_DEBUG" bin/fuzz/fuzz_input
+
+bin/fuzz/fuzz_input: $(LIB_OBJ) $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 bench: $(BIN)/tsumegen
 	$(BIN)/tsumegen bench

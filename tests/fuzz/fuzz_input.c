@@ -1,0 +1,143 @@
+/* fuzz_input.c - one fuzz target over everything tsumegen reads: an SFEN line with
+ * its moves, a KIF text or a CSA text (the first byte picks which).  Each position
+ * that is accepted is then held to the invariants a bad reader would break first:
+ * the debug consistency check, SFEN round trip, the move generators agreeing with
+ * each other, do/undo restoring the keys, and a short solve whose mate verdicts the
+ * proof checker must pass.  A broken invariant aborts, which the fuzzer reports.
+ * Built two ways: with clang's libFuzzer (`make fuzz`), and with a plain main that
+ * replays a corpus (replay.c, run by the tests under the sanitizers). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "kif_read.h"
+#include "csa_read.h"
+#include "movegen.h"
+#include "sfen.h"
+#include "tsume.h"
+
+#define FUZZ_MAX_INPUT 65536
+#define FUZZ_SOLVE_NODES 3000
+
+static void fail(const char *what, const Position *pos) {
+    char buf[SFEN_MAX];
+    sfen_format(pos, buf, sizeof buf);
+    fprintf(stderr, "fuzz_input: %s at %s\n", what, buf);
+    abort();
+}
+
+/* The generators against each other: checks and evasions are the legal moves
+ * of their kind, counts equal lists, and every move's do/undo restores the keys. */
+static void check_moves(Position *pos) {
+    static MoveList legal, checks, evasions;
+    int nl = gen_legal(pos, &legal), nc = gen_checks(pos, &checks);
+    if (nl != count_legal(pos)) fail("count_legal differs from gen_legal", pos);
+    if (nc != count_checks(pos)) fail("count_checks differs from gen_checks", pos);
+    if (in_check(pos)) {
+        int ne = gen_evasions(pos, &evasions), nd = 0, sq = 0;
+        if (ne != nl) fail("evasions and legal moves differ in number", pos);
+        if (ne != count_evasions(pos, &nd, &sq)) fail("count_evasions differs from gen_evasions", pos);
+        for (int i = 0; i < ne; i++)
+            if (!movelist_has(&legal, evasions.moves[i])) fail("an evasion is not a legal move", pos);
+    }
+    for (int i = 0; i < nc; i++)
+        if (!movelist_has(&legal, checks.moves[i])) fail("a check is not a legal move", pos);
+    uint64_t bk = pos->board_key, hk = pos->hand_key;
+    int ncheck = 0;
+    for (int i = 0; i < nl; i++) {
+        Undo u;
+        pos_do_move(pos, legal.moves[i], &u);
+        if (pos_check(pos)) fail("pos_check fails after a legal move", pos);
+        ncheck += in_check(pos);
+        pos_undo_move(pos, legal.moves[i], &u);
+        if (pos->board_key != bk || pos->hand_key != hk) fail("undo does not restore the keys", pos);
+    }
+    if (ncheck != nc) fail("gen_checks misses or adds a check", pos);
+}
+
+/* SFEN out and back in gives the same position. */
+static void check_round_trip(const Position *pos) {
+    char buf[SFEN_MAX], err[ERR_MAX];
+    Position back;
+    sfen_format(pos, buf, sizeof buf);
+    if (sfen_parse(buf, &back, 1, err, sizeof err)) fail(err, pos);
+    if (pos_key(&back) != pos_key(pos) || memcmp(back.board, pos->board, sizeof back.board) ||
+        memcmp(back.hand, pos->hand, sizeof back.hand))
+        fail("the SFEN round trip changes the position", pos);
+}
+
+/* A short solve, as `solve` would run it (its input checks first). */
+static void check_solve(const Position *pos) {
+    static DfCtx *ctx;
+    static TsAnswer answer;
+    if (in_check(pos) || pos->king_sq[pos->side ^ 1] == SQ_NONE) return;
+    if (!ctx && !(ctx = df_new(8))) abort();
+    TsOptions o = {0};
+    o.node_limit = FUZZ_SOLVE_NODES;
+    o.flaws = 1;
+    o.verify = 1;
+    ts_solve(ctx, pos, &o, &answer);
+    if (answer.result == TS_MATE && answer.verified == 0) fail(answer.verify_msg, pos);
+    if (answer.result == TS_MATE && answer.exact_length && answer.length != answer.npv) fail("the main line's length is not the length", pos);
+}
+
+/* round_trip: pos came from the parser (after moves the side to move may be one
+ * the parser refuses, as a defender to move with no attacker king). */
+static void check_position(Position *pos, int round_trip) {
+    if (pos_check(pos)) fail("pos_check fails on a parsed position", pos);
+    if (round_trip) check_round_trip(pos);
+    check_moves(pos);
+    check_solve(pos);
+}
+
+static void fuzz_sfen(char *text, int strict) {
+    char err[ERR_MAX];
+    Position pos;
+    char *nl = strchr(text, '\n');
+    if (nl) *nl = 0;
+    char *moves = cli_split_moves(text);
+    if (sfen_parse(text, &pos, strict, err, sizeof err)) return;
+    check_position(&pos, 1);
+    int n = 0;
+    if (moves && sfen_play_moves(&pos, moves, NULL, 0, &n, err, sizeof err) == 0) check_position(&pos, 0);
+}
+
+static void each_game(void *arg, const char *line, const char *err) {
+    (void)arg;
+    if (!line || err) return;
+    char *copy = strdup(line);
+    if (!copy) abort();
+    fuzz_sfen(copy, 0);
+    free(copy);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t n) {
+    if (n < 1 || n > FUZZ_MAX_INPUT) return 0;
+    char *text = malloc(n);
+    if (!text) abort();
+    memcpy(text, data + 1, n - 1);
+    text[n - 1] = 0;  /* NUL-terminated, as every reader gets its text */
+    switch (data[0] % 3) {
+    case 0: fuzz_sfen(text, data[0] & 1); break;
+    case 1: kif_text_each("fuzz", text, strlen(text), data[0] & 4, each_game, NULL); break;
+    default: {
+        CsaReader *r = csa_reader_new(text, strlen(text));
+        if (!r) break;
+        static KifGame g;
+        char err[ERR_MAX];
+        int rc;
+        while ((rc = csa_reader_next(r, data[0] & 4, &g, err, sizeof err)) != 0) {
+            if (rc < 0) continue;
+            for (int i = 0; i < g.n; i++) {  /* the reader's moves are legal ones */
+                Undo u;
+                if (pos_check(&g.pos)) fail("pos_check fails in a CSA game", &g.pos);
+                pos_do_move(&g.pos, g.moves[i], &u);
+            }
+            if (pos_check(&g.pos)) fail("pos_check fails at a CSA game's end", &g.pos);
+        }
+        csa_reader_free(r);
+    }
+    }
+    free(text);
+    return 0;
+}
