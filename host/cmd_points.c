@@ -1,7 +1,9 @@
 /* cmd_points.c - `tsumegen points learn`: a tsume-points file fitted to the
  * verdicts of `compose random` runs (points_learn.h). */
 #include <errno.h>
+#include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,48 @@ const char USAGE_POINTS[] =
     "              that the points rank boards by good ones per second of verification\n"
     "The fit is deterministic for given inputs.\n";
 
+/* One verdict line, "index points class length nodes ms" apart by tabs, each field
+ * read whole: a damaged line (a field cut, "nan", a count below zero) is an error
+ * rather than a sample with garbage in it.  0, or -1 with the reason in why. */
+static int parse_verdict(char *line, unsigned long long *index, char *cls, size_t cls_len, double *ms, char *why, size_t why_len) {
+    static const char *const FIELDS[6] = {"index", "points", "class", "length", "nodes", "ms"};
+    char *field[6], *end;
+    const char *what;
+    *index = 0, *ms = 0;
+    line[strcspn(line, "\r\n")] = 0;
+    int n = 0;
+    for (char *p = line; p && n < 7; n++) {  /* (a seventh field is one too many) */
+        field[n < 6 ? n : 5] = p;
+        if ((p = strchr(p, '\t'))) *p++ = 0;
+    }
+    what = n != 6 ? "expected six fields apart by tabs (index, points, class, length, nodes, ms)" : NULL;
+    for (int i = 0; i < n && !what; i++) {
+        const char *f = field[i];
+        int bad = !*f || isspace((unsigned char)*f) || (i != 1 && *f == '-');
+        errno = 0;
+        end = "";
+        if (i == 2) {
+            bad |= strlen(f) >= cls_len;
+            if (!bad) strcpy(cls, f);  /* (its name is checked by the caller) */
+        } else if (i == 1 || i == 5) {
+            double x = strtod(f, &end);
+            bad |= !isfinite(x) || (i == 5 && x < 0);
+            if (i == 5) *ms = x;
+        } else {
+            unsigned long long x = strtoull(f, &end, 10);
+            bad |= i == 3 && x > 100000;
+            if (i == 0) *index = x;
+        }
+        if (bad || *end || errno) {
+            what = FIELDS[i];
+            snprintf(why, why_len, "its %s field, '%.40s', is damaged", what, f);
+            return -1;
+        }
+    }
+    if (what) snprintf(why, why_len, "%s", what);
+    return what ? -1 : 0;
+}
+
 /* Appends the samples of one verdicts.tsv; 0, or EXIT_USAGE after a message. */
 static int read_verdicts(const char *path, PlSample **s, size_t *n, size_t *cap) {
     FILE *f = fopen(path, "r");
@@ -55,12 +99,12 @@ static int read_verdicts(const char *path, PlSample **s, size_t *n, size_t *cap)
         }
         unsigned long long index;
         char cls[32];
-        double points, ms;
-        int len, cl;
-        unsigned long long nodes;
+        double ms;
+        int cl;
+        char why[160];
         if (!have_seed) rc = cli_error("points", "%s:%d: no '# ... verdicts: seed S' header before the first verdict", path, lineno);
-        else if (sscanf(line, "%llu %lf %31s %d %llu %lf", &index, &points, cls, &len, &nodes, &ms) != 6)
-            rc = cli_error("points", "%s:%d: expected index, points, class, length, nodes, ms", path, lineno);
+        else if (parse_verdict(line, &index, cls, sizeof cls, &ms, why, sizeof why))
+            rc = cli_error("points", "%s:%d: %s", path, lineno, why);
         else if ((cl = random_class_named(cls)) < 0)
             rc = cli_error("points", "%s:%d: unknown class '%s'", path, lineno, cls);
         else {

@@ -102,6 +102,15 @@ sug=$(sed -n 's/^# suggested: --band \([-0-9.]*\):$/\1/p' data/points_learned.tx
 printf '# tsumegen compose random verdicts: seed 1\n5\t100.0\tperfectish\t5\t10\t1.0\n' > "$d/badv.tsv"
 "$T" points learn "$d/badv.tsv" > /dev/null 2>"$d/e3"
 [ $? = 2 ] && grep -q "badv.tsv:2: unknown class" "$d/e3" && ok "a damaged verdict log is refused with its line" || bad "damaged verdict log"
+# each field read whole: a time of nan, a count below zero, a field cut off or one too
+# many (once read as samples with garbage in them)
+for c in "5\t100.0\tperfect\t5\t10\tnan:ms field" "5\t100.0\tperfect\t-5\t10\t1.0:length field" \
+         "5\t100.0\tperfect\t5\t10:six fields" "5\t100.0\tperfect\t5\t10\t1.0\tx:six fields" \
+         "5\t100.0\tperfect\t\t5\t10:length field" "5x\t100.0\tperfect\t5\t10\t1.0:index field"; do
+    printf "# tsumegen compose random verdicts: seed 1\n${c%%:*}\n" > "$d/badv.tsv"
+    "$T" points learn "$d/badv.tsv" > /dev/null 2>"$d/e3"
+    [ $? = 2 ] && grep -q "badv.tsv:2: .*${c##*:}" "$d/e3" && ok "verdict line refused: ${c##*:}" || { bad "verdict line ${c%%:*}"; cat "$d/e3"; }
+done
 rm -rf "$d"
 echo "compose-random: $pass passed, $fail failed"
 [ "$fail" = 0 ]
