@@ -636,8 +636,14 @@ int cmd_solve(int argc, char **argv) {
             kif_text_each("stdin", all, len, o.strict, add_kif_game, &l);
         } else {
             char buf[16384], sfen[16384];
-            while (cli_read_line(in, buf, sizeof buf))
-                add_job(&jobs, &n, &cap, buf[0] == '\x01' ? "(overlong line)" : util_json_sfen(buf, sfen, sizeof sfen));
+            while (cli_read_line(in, buf, sizeof buf)) {
+                int overlong = buf[0] == '\x01';
+                if (add_job(&jobs, &n, &cap, overlong ? "(overlong line)" : util_json_sfen(buf, sfen, sizeof sfen)) == 0 && overlong) {
+                    char why[96];
+                    snprintf(why, sizeof why, "input line too long (more than %zu characters)", sizeof buf - 2);
+                    jobs[n - 1].given_err = strdup(why);
+                }
+            }
             fclose(in);
         }
         free(all);

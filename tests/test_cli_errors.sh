@@ -222,6 +222,13 @@ batch batch-evasions     '--evasions: the side to move is not in check' "$OK" mo
 batch batch-overlong     'input line too long'             "$(printf '9%.0s' $(seq 1 5000))" moves
 batch batch-overlong-mate1 'input line too long'           "$OK
 $(printf 'k%.0s' $(seq 1 9000))" mate1
+# solve (a JSON line with result "error" for it) once parsed its placeholder as the
+# SFEN and said "bad SFEN: 2 fields"
+printf '%s\n%s\n' "$OK" "$(printf '9%.0s' $(seq 1 17000))" >"$tmp/in"
+check batch-overlong-solve 'input 2: input line too long (more than 16382' "$tmp/in" solve --nodes 1000
+if ! grep -q '"result":"error","error":"input line too long' "$tmp/out" || [ "$(wc -l < "$tmp/out")" != 2 ]; then
+    fail=$((fail + 1)); echo "FAIL: batch-overlong-solve: stdout lacks the error line or the other answer"
+fi
 
 # --- output that cannot be written (a full disk): status 2 and a message, never a
 # silent success

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cli.h"
 #include "kif_read.h"
+#include "mate1.h"
 #include "csa_read.h"
 #include "movegen.h"
 #include "sfen.h"
@@ -82,6 +83,14 @@ static void check_solve(const Position *pos) {
     if (answer.result == TS_MATE && answer.exact_length && answer.npv && answer.length != answer.npv)
         fail("the main line's length is not the length", pos);
     if (answer.result == TS_MATE && answer.length_lb > answer.length) fail("the lower bound is above the length", pos);
+    /* core/mate1.c, the screen's own mate test: a plain mate in one is a mate in one
+     * under the futile rule too (no reply at all), so the solver must agree */
+    static MoveList mates;
+    Position q = *pos;
+    if (gen_mate1(&q, &mates) > 0) {
+        if (answer.result == TS_NOMATE) fail("nomate where mate1 finds a mate in one", pos);
+        if (answer.result == TS_MATE && answer.exact_length && answer.length != 1) fail("mate1 finds a mate in one, the solver a longer one", pos);
+    }
 }
 
 /* round_trip: pos came from the parser (after moves the side to move may be one
