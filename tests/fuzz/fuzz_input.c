@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "kif_read.h"
 #include "mate1.h"
+#include "screen.h"
 #include "csa_read.h"
 #include "movegen.h"
 #include "sfen.h"
@@ -83,14 +84,28 @@ static void check_solve(const Position *pos) {
     if (answer.result == TS_MATE && answer.exact_length && answer.npv && answer.length != answer.npv)
         fail("the main line's length is not the length", pos);
     if (answer.result == TS_MATE && answer.length_lb > answer.length) fail("the lower bound is above the length", pos);
-    /* core/mate1.c, the screen's own mate test: a plain mate in one is a mate in one
-     * under the futile rule too (no reply at all), so the solver must agree */
+    /* core/mate1.c and core/screen.c, the screen's own mate tests, against the solver:
+     * a plain mate in one is a mate in one under the futile rule too (no reply at all) */
     static MoveList mates;
     Position q = *pos;
-    if (gen_mate1(&q, &mates) > 0) {
-        if (answer.result == TS_NOMATE) fail("nomate where mate1 finds a mate in one", pos);
-        if (answer.result == TS_MATE && answer.exact_length && answer.length != 1) fail("mate1 finds a mate in one, the solver a longer one", pos);
+    int bound = gen_mate1(&q, &mates) > 0 ? 1 : 0;
+    /* the screen's futile mate in one (合い効かず: only drops left, each futile), and
+     * its plain mate within 3, which bounds the futile rule's length too (its
+     * defender has fewer defences) */
+    if (!bound) {
+        static MoveList checks;
+        gen_checks(&q, &checks);
+        for (int i = 0; i < checks.count && !bound; i++) {
+            Undo u;
+            pos_do_move(&q, checks.moves[i], &u);
+            if (sc_evasion_kind(&q) == 2 && sc_futile_mate(&q)) bound = 1;
+            pos_undo_move(&q, checks.moves[i], &u);
+        }
     }
+    if (!bound && sc_mate3(&q)) bound = 3;
+    if (bound && answer.result == TS_NOMATE) fail("nomate where the screen finds a mate", pos);
+    if (bound && answer.result == TS_MATE && answer.exact_length && answer.length > bound)
+        fail("the screen finds a shorter mate than the solver's exact length", pos);
 }
 
 /* round_trip: pos came from the parser (after moves the side to move may be one
