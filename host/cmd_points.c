@@ -42,8 +42,7 @@ const char USAGE_POINTS[] =
  * rather than a sample with garbage in it.  0, or -1 with the reason in why. */
 static int parse_verdict(char *line, unsigned long long *index, char *cls, size_t cls_len, double *ms, char *why, size_t why_len) {
     static const char *const FIELDS[6] = {"index", "points", "class", "length", "nodes", "ms"};
-    char *field[6], *end;
-    const char *what;
+    char *field[6], *end, none = 0;
     *index = 0, *ms = 0;
     line[strcspn(line, "\r\n")] = 0;
     int n = 0;
@@ -51,12 +50,15 @@ static int parse_verdict(char *line, unsigned long long *index, char *cls, size_
         field[n < 6 ? n : 5] = p;
         if ((p = strchr(p, '\t'))) *p++ = 0;
     }
-    what = n != 6 ? "expected six fields apart by tabs (index, points, class, length, nodes, ms)" : NULL;
-    for (int i = 0; i < n && !what; i++) {
+    if (n != 6) {
+        snprintf(why, why_len, "expected six fields apart by tabs (index, points, class, length, nodes, ms)");
+        return -1;
+    }
+    for (int i = 0; i < 6; i++) {
         const char *f = field[i];
         int bad = !*f || isspace((unsigned char)*f) || (i != 1 && *f == '-');
         errno = 0;
-        end = "";
+        end = &none;
         if (i == 2) {
             bad |= strlen(f) >= cls_len;
             if (!bad) strcpy(cls, f);  /* (its name is checked by the caller) */
@@ -70,13 +72,11 @@ static int parse_verdict(char *line, unsigned long long *index, char *cls, size_
             if (i == 0) *index = x;
         }
         if (bad || *end || errno) {
-            what = FIELDS[i];
-            snprintf(why, why_len, "its %s field, '%.40s', is damaged", what, f);
+            snprintf(why, why_len, "its %s field, '%.40s', is damaged", FIELDS[i], f);
             return -1;
         }
     }
-    if (what) snprintf(why, why_len, "%s", what);
-    return what ? -1 : 0;
+    return 0;
 }
 
 /* Appends the samples of one verdicts.tsv; 0, or EXIT_USAGE after a message. */

@@ -161,18 +161,32 @@ static int add_word(char ***words, int *n, const char *w) {
     return 0;
 }
 
+/* The text of OUT/checkpoint.txt (path) with its checksum line checked: a
+ * version-2 file must end in a matching sum, a version-1 file has none.  NULL with
+ * errno when it cannot be read, or with *damaged set to why it is refused. */
+static char *checkpoint_text(const char *path, size_t *n, const char **damaged) {
+    int sum_state, version = 0;
+    char *text = util_load_checked(path, n, &sum_state);
+    *damaged = NULL;
+    if (!text) return NULL;
+    sscanf(text, "tsumegen-ga-checkpoint %d", &version);
+    if (sum_state < 0) *damaged = "its checksum does not match its text";
+    else if (sum_state == 0 && version >= 2) *damaged = "its last line, the checksum, is missing";
+    if (*damaged) { free(text); return NULL; }
+    return text;
+}
+
 char **compose_saved_words(const char *out_dir, int *n) {
     char path[4096], line[8192], num[32];
     snprintf(path, sizeof path, "%s/checkpoint.txt", out_dir);
     size_t text_n;
-    int sum_state, version = 0;
-    char **words = NULL, *text = util_load_checked(path, &text_n, &sum_state);
+    const char *damaged;
+    char **words = NULL, *text = checkpoint_text(path, &text_n, &damaged);
     int fail = 0;
     *n = 0;
-    if (!text) return NULL;
-    sscanf(text, "tsumegen-ga-checkpoint %d", &version);
-    FILE *f = sum_state < 0 || (sum_state == 0 && version >= 2) ? NULL : fmemopen(text, text_n ? text_n : 1, "r");
-    if (!f) { free(text); return NULL; }  /* (damaged: load_checkpoint says so) */
+    if (!text) return NULL;  /* (load_checkpoint says why) */
+    FILE *f = fmemopen(text, text_n ? text_n : 1, "r");
+    if (!f) { free(text); return NULL; }
     while (!fail && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
         int pop, method, gens;
@@ -346,17 +360,13 @@ int load_checkpoint(Run *r) {
     char path[4096];
     snprintf(path, sizeof path, "%s/checkpoint.txt", r->o->out_dir);
     size_t text_n;
-    int sum_state;
-    char *text = util_load_checked(path, &text_n, &sum_state);
-    if (!text) { fprintf(stderr, "tsumegen compose: --resume: cannot open %s: %s\n", path, strerror(errno)); return -1; }
-    int version = 0;
-    sscanf(text, "tsumegen-ga-checkpoint %d", &version);
-    if (sum_state < 0 || (sum_state == 0 && version >= 2)) {
-        fprintf(stderr, "tsumegen compose: --resume: %s is damaged (%s): start the run again or restore a copy\n", path,
-                sum_state < 0 ? "its checksum does not match its text" : "its last line, the checksum, is missing");
-        free(text);
+    const char *damaged;
+    char *text = checkpoint_text(path, &text_n, &damaged);
+    if (damaged) {
+        fprintf(stderr, "tsumegen compose: --resume: %s is damaged (%s): start the run again or restore a copy\n", path, damaged);
         return -1;
     }
+    if (!text) { fprintf(stderr, "tsumegen compose: --resume: cannot open %s: %s\n", path, strerror(errno)); return -1; }
     FILE *f = fmemopen(text, text_n ? text_n : 1, "r");
     if (!f) { free(text); return -1; }
     int rc = parse_checkpoint(r, f, path);
