@@ -24,7 +24,7 @@ const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--length-search auto|up|walk] [--max-length N]\n"
-    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--trace]\n"
+    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--table FILE] [--trace]\n"
     "                      [SFEN ... | FILE.kif ... | FILE.csa ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
@@ -89,6 +89,15 @@ const char USAGE_SOLVE[] =
     "                --no-flaws, --yozume-*, --tied-lines, --verify, --apply-moves,\n"
     "                --strict-hands): a resume must give the same; limits and\n"
     "                --threads may differ\n"
+    "  --table FILE  one problem's search table on disk: read from FILE first when it\n"
+    "                exists, written there after the search (FILE.tmp, then renamed), so\n"
+    "                a long search stopped by --time, --nodes or Ctrl-C resumes where\n"
+    "                it stopped (Zuko 21's exact length over several runs).  Only what\n"
+    "                the search had settled is kept, not its place in the rounds; a\n"
+    "                smaller --hash drops the cheapest entries.  The file is tied to the\n"
+    "                problem's position and this build: another problem's, or a damaged\n"
+    "                one, is refused (exit 2).  Not written when Ctrl-C came before\n"
+    "                the search began, nor on a kill; about 56 bytes an entry\n"
     "  --trace       stderr: the exact-length search step by step (each bottom-up\n"
     "                round, the walk's line and each of its steps: exact value,\n"
     "                nodes, seconds, and the nodes of its query and its settling);\n"
@@ -113,6 +122,7 @@ typedef struct {
     char *json;
     int done;
     int interrupted;      /* Ctrl-C came before its search ended (or began) */
+    int searched;         /* ts_solve ran on it */
     char *given_err;      /* known bad before parsing (a KIF game that could not be read) */
 } Job;
 
@@ -124,6 +134,7 @@ typedef struct {
         max_length, trace;
     const char *kif_dir;
     const char *out_path;  /* --out FILE: answers there, resumed when it holds some */
+    const char *table_path;  /* --table FILE: a lone problem's table, read first and written after */
     int progress;  /* stderr is a terminal: problems done, or a lone problem's nodes and seconds */
 } SolveOpts;
 
@@ -272,8 +283,10 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
         memset(a, 0, sizeof *a);
         a->result = TS_UNKNOWN;
         a->verified = -1;
-    } else
+    } else {
         ts_solve(c, &j->pos, to, a);
+        j->searched = 1;
+    }
     if (!df_interrupted()) return;
     j->interrupted = 1;
     if (a->nnotes < TS_MAX_NOTES)
@@ -318,12 +331,31 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         free_contexts(ctx, helper, threads);
         return -1;
     }
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0, 0, 1};
+    /* --table: the lone problem starts from the saved table, if there is one */
+    int use_table = o->table_path && n == 1 && jobs[0].ok;
+    uint64_t tag = use_table ? df_table_tag(&jobs[0].pos) : 0;
+    char err[4352];
+    if (use_table) {
+        double t = df_now();
+        long long dropped;
+        df_begin(ctx[0], jobs[0].pos.side, 0, 0);
+        long long got = df_table_load(ctx[0], o->table_path, tag, &dropped, err, sizeof err);
+        if (got == -1) {
+            fprintf(stderr, "tsumegen solve: --table %s\n", err);
+            free_contexts(ctx, helper, threads);
+            return -1;
+        }
+        if (got >= 0)
+            fprintf(stderr, "tsumegen solve: --table: %lld entries read from %s in %.1f s%s\n", got, o->table_path,
+                    df_now() - t, dropped ? " (some dropped: a smaller --hash than the run that wrote it)" : "");
+    }
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0, 0, 1, 0};
     /* --max-length on a lone problem: the spare thread splits the last bound by root
      * check (TSUMEGEN_SPLIT=0: the owner alone, to compare) */
     const char *sb = getenv("TSUMEGEN_SPLIT");
     to.split_bounded = !(sb && *sb && atoi(sb) == 0);
     to.trace = o->trace;
+    to.keep_table = use_table;
 #pragma omp parallel num_threads(threads)
     {
 #ifdef _OPENMP
@@ -355,9 +387,19 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
             }
         }
     }
-    free_contexts(ctx, helper, threads);
     if (o->progress && n) fputc('\n', stderr);
-    return 0;
+    int rc = 0;
+    if (use_table && jobs[0].searched) {
+        double t = df_now();
+        long long put = df_table_save(ctx[0], o->table_path, tag, err, sizeof err);
+        if (put < 0) {
+            fprintf(stderr, "tsumegen solve: --table: %s\n", err);
+            rc = -1;
+        } else
+            fprintf(stderr, "tsumegen solve: --table: %lld entries written to %s in %.1f s\n", put, o->table_path, df_now() - t);
+    }
+    free_contexts(ctx, helper, threads);
+    return rc;
 }
 
 static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char ***pos_args, int *npos) {
@@ -375,7 +417,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         const char *s = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long x = 0;  /* (set whenever cli_parse_int returns 0) */
-        int need = !strcmp(s, "--kif") || !strcmp(s, "--tied-lines") || !strcmp(s, "--length-search") || !strcmp(s, "--out");
+        int need = !strcmp(s, "--kif") || !strcmp(s, "--tied-lines") || !strcmp(s, "--length-search") || !strcmp(s, "--out") ||
+                   !strcmp(s, "--table");
         if (need && !v) return cli_error(cmd, "%s needs a value", s);
         if (!strcmp(s, "--hash")) { if (cli_parse_int(cmd, s, v, 1, 1 << 20, &x)) return EXIT_USAGE; o->hash_mb = (size_t)x; i++; }
         else if (!strcmp(s, "--nodes")) { if (cli_parse_int(cmd, s, v, 0, 1000000000000000000LL, &x)) return EXIT_USAGE; o->nodes = (uint64_t)x; i++; }
@@ -384,6 +427,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (!strcmp(s, "--max-length")) { if (cli_parse_int(cmd, s, v, 1, DF_MAX_DEPTH - 2, &x)) return EXIT_USAGE; o->max_length = (int)x; i++; }
         else if (!strcmp(s, "--kif")) { o->kif_dir = argv[++i]; }
         else if (!strcmp(s, "--out")) { o->out_path = argv[++i]; }
+        else if (!strcmp(s, "--table")) { o->table_path = argv[++i]; }
         else if (!strcmp(s, "--yozume-depth")) { if (cli_parse_int(cmd, s, v, 0, 900, &x)) return EXIT_USAGE; o->yozume_extra = (int)x; i++; }
         else if (!strcmp(s, "--yozume-unbounded")) o->yozume_extra = -1;
         else if (!strcmp(s, "--yozume-confirm")) o->yozume_confirm = 1;
@@ -653,6 +697,10 @@ int cmd_solve(int argc, char **argv) {
     for (int i = 0; i < n; i++) {
         prepare(&jobs[i], &o);
         if (!jobs[i].ok) { bad = 1; fprintf(stderr, "tsumegen solve: input %d: %s\n", i + 1, jobs[i].err); }
+    }
+    if (o.table_path && n != 1) {
+        free_jobs(jobs, n);
+        return cli_error("solve", "--table keeps one problem's table: give exactly one input (got %d)", n);
     }
     int kept = 0;
     FILE *out = stdout;

@@ -84,6 +84,18 @@ void df_past_interrupt(DfCtx *c, int on);
 /* Starts a new problem: attacker colour, limits (0 = none; deadline in seconds of
  * CLOCK_MONOTONIC, 0 = none).  Old table entries are invalidated (generation). */
 void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline);
+/* df_begin without the new generation: the entries stay (df_table_load's). */
+void df_begin_keep(DfCtx *c, int attacker, uint64_t node_limit, double deadline);
+/* A problem's table on disk (dfpn_file.c, solve --table).  df_table_tag: the key a
+ * file must carry to be read for root (its position, this build's entry layout and
+ * Zobrist keys).  df_table_save writes the current generation's entries (path.tmp,
+ * then renamed): their count, or -1 with a message in err.  df_table_load, after
+ * df_begin for root: the entries put in the table (*dropped: those a smaller table
+ * had no room for), -2 when path does not exist, -1 with a message (a damaged file,
+ * another problem's: nothing of it stays in the table). */
+uint64_t df_table_tag(const Position *root);
+long long df_table_save(const DfCtx *c, const char *path, uint64_t tag, char *err, size_t errlen);
+long long df_table_load(DfCtx *c, const char *path, uint64_t tag, long long *dropped, char *err, size_t errlen);
 /* True once a limit was hit: every later query answers DF_UNKNOWN. */
 int df_aborted(const DfCtx *c);
 /* New limits (total nodes of this problem, absolute deadline) and a cleared abort flag. */

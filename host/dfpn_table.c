@@ -78,6 +78,10 @@ void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
     start_search(c, attacker, node_limit, deadline);
 }
 
+void df_begin_keep(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
+    start_search(c, attacker, node_limit, deadline);
+}
+
 void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop) {
     if (owner->gen <= helper->gen) {  /* the owner's generation wrapped: helper's caches are stale */
         memset(helper->fut, 0, (helper->fmask + 1) * sizeof(FutEntry));

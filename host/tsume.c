@@ -598,7 +598,8 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
     Position pos = *root;
     int attacker = pos.side;
     double deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
-    df_begin(c, attacker, o->node_limit, deadline);
+    if (o->keep_table) df_begin_keep(c, attacker, o->node_limit, deadline);
+    else df_begin(c, attacker, o->node_limit, deadline);
     if (o->max_length > 0) {
         df_set_no_rep(c, 1);  /* bounded queries only: every disproof is cacheable */
         DfCtx *h = o->helper && !o->node_limit && o->split_bounded ? o->helper : NULL;

@@ -76,6 +76,8 @@ typedef struct {
                              found (a->line), its lost proofs searched again with at most a
                              sixteenth of the problem's nodes (solve, and the composers
                              for undecided.jsonl) */
+    int keep_table;       /* the caller began the problem on c (df_begin, then df_table_load):
+                             ts_solve keeps the table's entries */
 } TsOptions;
 enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 
