@@ -24,7 +24,7 @@ const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--length-search auto|up|walk] [--max-length N]\n"
-    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--table FILE] [--trace]\n"
+    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--table FILE [--table-every S]] [--trace]\n"
     "                      [SFEN ... | FILE.kif ... | FILE.csa ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
@@ -97,7 +97,10 @@ const char USAGE_SOLVE[] =
     "                smaller --hash drops the cheapest entries.  The file is tied to the\n"
     "                problem's position and this build: another problem's, or a damaged\n"
     "                one, is refused (exit 2).  Not written when Ctrl-C came before\n"
-    "                the search began, nor on a kill; about 56 bytes an entry\n"
+    "                the search began; about 56 bytes an entry\n"
+    "  --table-every S  with --table, also write FILE every S seconds of the search\n"
+    "                (default 1800; 0: only at its end), so a kill or a crash loses\n"
+    "                at most that much\n"
     "  --trace       stderr: the exact-length search step by step (each bottom-up\n"
     "                round, the walk's line and each of its steps: exact value,\n"
     "                nodes, seconds, and the nodes of its query and its settling);\n"
@@ -135,6 +138,7 @@ typedef struct {
     const char *kif_dir;
     const char *out_path;  /* --out FILE: answers there, resumed when it holds some */
     const char *table_path;  /* --table FILE: a lone problem's table, read first and written after */
+    double table_every;      /* --table-every S: also written this often during the search (0: never) */
     int progress;  /* stderr is a terminal: problems done, or a lone problem's nodes and seconds */
 } SolveOpts;
 
@@ -256,13 +260,35 @@ static void write_kif(const Job *j, int idx, const SolveOpts *o) {
 /* A lone problem on a terminal: its node count and time every 2^19 nodes (about a second
  * or two), so a long search shows it is alive, and the length as far as it is known:
  * the mate found and what is proved of the shortest, or the exact length. */
-typedef struct { double t0; const DfCtx *c; } LoneProgress;
+typedef struct {
+    double t0;
+    const DfCtx *c;
+    int show;           /* the progress line (stderr is a terminal) */
+    const char *table;  /* --table's FILE, or NULL */
+    uint64_t tag;
+    double every, saved;  /* --table-every, and when the table was last written */
+} LoneProgress;
 
+/* A lone problem's hook (every 2^19 of its nodes): the progress line, and --table's
+ * checkpoint when it is due.  The checkpoint runs on the searching thread, so the
+ * search waits for it (seconds for gigabytes); a second thread searches on. */
 static void lone_progress(void *arg, uint64_t nodes) {
-    const LoneProgress *p = arg;
-    char known[64];
-    df_bounds_text(p->c, known, sizeof known);
-    fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s%s ", nodes / 1e6, df_now() - p->t0, known[0] ? ", " : "", known);
+    LoneProgress *p = arg;
+    if (p->show) {
+        char known[64];
+        df_bounds_text(p->c, known, sizeof known);
+        fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s%s ", nodes / 1e6, df_now() - p->t0, known[0] ? ", " : "", known);
+    }
+    if (p->table && p->every > 0 && df_now() - p->saved >= p->every) {
+        char err[4352];
+        double t = df_now();
+        long long put = df_table_save(p->c, p->table, p->tag, err, sizeof err);
+        p->saved = df_now();
+        if (put < 0) fprintf(stderr, "%stsumegen solve: --table checkpoint: %s\n", p->show ? "\n" : "", err);
+        else
+            fprintf(stderr, "%stsumegen solve: --table: checkpoint, %lld entries written to %s in %.1f s\n", p->show ? "\n" : "",
+                    put, p->table, p->saved - t);
+    }
 }
 
 /* Ctrl-C (solve's SIGINT handler): the searches stop as at a limit, the problems
@@ -364,8 +390,8 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         int me = 0;
 #endif
         DfCtx *c = ctx[me];
-        LoneProgress lp = {df_now(), c};
-        if (n == 1 && o->progress) df_set_progress(c, lone_progress, &lp, (uint64_t)1 << 19);
+        LoneProgress lp = {df_now(), c, o->progress, use_table ? o->table_path : NULL, tag, o->table_every, df_now()};
+        if (n == 1 && (o->progress || use_table)) df_set_progress(c, lone_progress, &lp, (uint64_t)1 << 19);
         TsOptions mine = to;
         mine.helper = helper[me];
 #pragma omp for schedule(dynamic, 1)
@@ -407,6 +433,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
     o->hash_mb = 32;
     o->flaws = 1;
     o->yozume_extra = 6;
+    o->table_every = 1800;
 #ifdef _OPENMP
     o->threads = omp_get_num_procs();
 #else
@@ -428,6 +455,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (!strcmp(s, "--kif")) { o->kif_dir = argv[++i]; }
         else if (!strcmp(s, "--out")) { o->out_path = argv[++i]; }
         else if (!strcmp(s, "--table")) { o->table_path = argv[++i]; }
+        else if (!strcmp(s, "--table-every")) { if (cli_parse_int(cmd, s, v, 0, 1000000000LL, &x)) return EXIT_USAGE; o->table_every = (double)x; i++; }
         else if (!strcmp(s, "--yozume-depth")) { if (cli_parse_int(cmd, s, v, 0, 900, &x)) return EXIT_USAGE; o->yozume_extra = (int)x; i++; }
         else if (!strcmp(s, "--yozume-unbounded")) o->yozume_extra = -1;
         else if (!strcmp(s, "--yozume-confirm")) o->yozume_confirm = 1;

@@ -3,7 +3,7 @@
  *
  * Format: the line "tsumegen-table 1\n", then native-endian binary: the problem's
  * tag (df_table_tag), the record count, the records (table key, Entry), and last
- * an FNV-1a 64 of every byte after the line.  The file belongs to one build's entry
+ * an FNV-1a 64 of the tag, the records and the count, in that order.  The file belongs to one build's entry
  * layout and Zobrist keys and to one root position; the tag covers all three, so a
  * file from another problem or an incompatible build is refused, never misread. */
 #include <errno.h>
@@ -37,28 +37,29 @@ static void say(char *err, size_t len, const char *path, const char *what) {
 }
 
 long long df_table_save(const DfCtx *c, const char *path, uint64_t tag, char *err, size_t errlen) {
-    size_t n = (c->cmask + 1) * CLUSTER;
-    uint64_t count = 0;
-    for (size_t i = 0; i < n; i++) count += c->tt[i / CLUSTER].gen[i % CLUSTER] == c->gen;
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { say(err, errlen, path, "path too long"); return -1; }
     FILE *f = fopen(tmp, "wb");
     if (!f) { snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno)); return -1; }
-    static unsigned char buf[BATCH * RECORD_BYTES];  /* (one save at a time: solve's lone problem) */
-    uint64_t sum = UTIL_FNV_SEED;
-    int ok = fputs(TABLE_MAGIC, f) >= 0;
-    memcpy(buf, &tag, 8);
-    memcpy(buf + 8, &count, 8);
-    sum = util_fnv1a64(sum, buf, 16);
-    ok = ok && fwrite(buf, 1, 16, f) == 16;
+    /* (one save at a time: solve's lone problem, at a checkpoint or at its end) */
+    static unsigned char buf[BATCH * RECORD_BYTES];
+    uint64_t sum = util_fnv1a64(UTIL_FNV_SEED, &tag, 8), count = 0;
+    int ok = fputs(TABLE_MAGIC, f) >= 0 && fwrite(&tag, 1, 8, f) == 8 && fwrite(&count, 1, 8, f) == 8;
     size_t fill = 0;
-    for (size_t i = 0; ok && i < n; i++) {
-        const Cluster *cl = &c->tt[i / CLUSTER];
-        if (cl->gen[i % CLUSTER] != c->gen) continue;
-        memcpy(buf + fill, &cl->key[i % CLUSTER], 8);
-        memcpy(buf + fill + 8, &cl->e[i % CLUSTER], sizeof(Entry));
-        fill += RECORD_BYTES;
-        if (fill == sizeof buf) {
+    for (size_t ci = 0; ok && ci <= c->cmask; ci++) {
+        /* Each cluster is copied under its lock: a checkpoint runs while a second
+         * thread may be storing (a torn entry would be a wrong answer next time). */
+        const Cluster *cl = &c->tt[ci];
+        cl_lock(c, cl);
+        for (int i = 0; i < CLUSTER; i++) {
+            if (cl->gen[i] != c->gen) continue;
+            memcpy(buf + fill, &cl->key[i], 8);
+            memcpy(buf + fill + 8, &cl->e[i], sizeof(Entry));
+            fill += RECORD_BYTES;
+            count++;
+        }
+        cl_unlock(c, cl);
+        if (fill > sizeof buf - CLUSTER * RECORD_BYTES) {
             sum = util_fnv1a64(sum, buf, fill);
             ok = fwrite(buf, 1, fill, f) == fill;
             fill = 0;
@@ -68,7 +69,10 @@ long long df_table_save(const DfCtx *c, const char *path, uint64_t tag, char *er
         sum = util_fnv1a64(sum, buf, fill);
         ok = fwrite(buf, 1, fill, f) == fill;
     }
+    /* the count is known only now: the sum takes it last, the header gets it in place */
+    sum = util_fnv1a64(sum, &count, 8);
     ok = ok && fwrite(&sum, 1, 8, f) == 8;
+    ok = ok && fseek(f, (long)(sizeof TABLE_MAGIC - 1 + 8), SEEK_SET) == 0 && fwrite(&count, 1, 8, f) == 8;
     ok = ok && fflush(f) == 0;
     int e = errno;
     if (fclose(f) && ok) { ok = 0; e = errno; }
@@ -114,14 +118,16 @@ long long df_table_load(DfCtx *c, const char *path, uint64_t tag, long long *dro
     uint64_t sum = UTIL_FNV_SEED, file_tag, count, file_sum;
     long long kept = 0;
     const char *why = NULL;
-    if (fread(magic, 1, sizeof magic - 1, f) != sizeof magic - 1 || memcmp(magic, TABLE_MAGIC, sizeof magic - 1))
+    size_t got = fread(magic, 1, sizeof magic - 1, f);
+    if (ferror(f)) why = strerror(errno);  /* (a directory, say) */
+    else if (got != sizeof magic - 1 || memcmp(magic, TABLE_MAGIC, sizeof magic - 1))
         why = "not a tsumegen table (solve --table)";
     else if (fread(buf, 1, 16, f) != 16)
         why = "damaged (cut short)";
     else {
         memcpy(&file_tag, buf, 8);
         memcpy(&count, buf + 8, 8);
-        sum = util_fnv1a64(sum, buf, 16);
+        sum = util_fnv1a64(sum, buf, 8);
         if (file_tag != tag) why = "the table of another problem, or of an incompatible build";
     }
     /* The records go into the table as they are read; a bad sum at the end takes
@@ -140,6 +146,7 @@ long long df_table_load(DfCtx *c, const char *path, uint64_t tag, long long *dro
         }
         left -= want;
     }
+    if (!why) sum = util_fnv1a64(sum, &count, 8);
     if (!why && (fread(&file_sum, 1, 8, f) != 8 || file_sum != sum || fgetc(f) != EOF))
         why = "damaged (its checksum does not match)";
     if (!why && ferror(f)) why = "read error";

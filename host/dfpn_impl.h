@@ -125,6 +125,19 @@ struct DfCtx {
     uint64_t progress_mask;
 };
 
+/* A cluster's spin lock while two threads share the table: probes copy what they
+ * need and stores write whole entries under it, so neither sees a half-written
+ * entry (a torn proof would be a wrong verdict).  Held for a few loads, never two
+ * at once. */
+static inline void cl_lock(const DfCtx *c, const Cluster *cl) {
+    if (!c->locking) return;
+    atomic_flag *f = (atomic_flag *)&cl->lock;
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) {}
+}
+static inline void cl_unlock(const DfCtx *c, const Cluster *cl) {
+    if (c->locking) atomic_flag_clear_explicit((atomic_flag *)&cl->lock, memory_order_release);
+}
+
 /* Hand a >= hand b in every piece kind (superiority of hands). */
 static inline int hand_ge(const uint8_t *a, const uint8_t *b) {
     for (int k = PAWN; k <= GOLD; k++)

@@ -166,19 +166,6 @@ double df_hashfull(const DfCtx *c) {
 
 /* ---- table ---- */
 
-/* A cluster's spin lock while two threads share the table: probes copy what they
- * need and stores write whole entries under it, so neither sees a half-written
- * entry (a torn proof would be a wrong verdict).  Held for a few loads, never two
- * at once. */
-static void cl_lock(const DfCtx *c, const Cluster *cl) {
-    if (!c->locking) return;
-    atomic_flag *f = (atomic_flag *)&cl->lock;
-    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) {}
-}
-static void cl_unlock(const DfCtx *c, const Cluster *cl) {
-    if (c->locking) atomic_flag_clear_explicit((atomic_flag *)&cl->lock, memory_order_release);
-}
-
 static uint64_t salt_of(const DfCtx *c) { return c->nforbid ? c->salt : 0; }
 uint64_t node_key_(const DfCtx *c, const Position *pos, int mode) {
     if (mode == DF_PLAIN) return pos->board_key ^ SALT_PLAIN ^ salt_of(c);

@@ -160,6 +160,8 @@ err solve-max-length-x  "--max-length must be a whole number in 1..999, got 'x'"
 err solve-nodes-fraction "--nodes must be a whole number in 0..1000000000000000000, got '2.5'" solve --nodes 2.5 "$OK"
 err solve-nodes-empty    "--nodes must be a whole number"  solve --nodes '' "$OK"
 err solve-nodes-overflow "got '99999999999999999999'"      solve --nodes 99999999999999999999 "$OK"
+err solve-table-every-x  "--table-every must be a whole number in 0..1000000000, got 'x'" solve --table "$tmp/t" --table-every x "$OK"
+err solve-table-no-file "--table needs a value"         solve --table
 err solve-time-negative  "--time must be a whole number in 0..1000000000000, got '-5'" solve --time -5 "$OK"
 err solve-threads-zero   "--threads must be a whole number in 1..1024, got '0'" solve --threads 0 "$OK"
 err solve-hash-trailing  "--hash must be a whole number in 1..1048576, got '64M'" solve --hash 64M "$OK"
