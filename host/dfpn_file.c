@@ -3,9 +3,11 @@
  *
  * Format: the line "tsumegen-table 1\n", then native-endian binary: the problem's
  * tag (df_table_tag), the record count, the records (table key, Entry), and last
- * an FNV-1a 64 of the tag, the records and the count, in that order.  The file belongs to one build's entry
- * layout and Zobrist keys and to one root position; the tag covers all three, so a
- * file from another problem or an incompatible build is refused, never misread. */
+ * an FNV-1a 64 of the tag, the records and the count, in that order (the count is
+ * known only once a checkpoint has copied every cluster).  The file belongs to one
+ * build's entry layout and Zobrist keys and to one root position; the tag covers all
+ * three, so a file from another problem or an incompatible build is refused, never
+ * misread. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
