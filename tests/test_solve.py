@@ -383,7 +383,8 @@ def on_terminal(args):
     return p.returncode, out.decode(), err.decode("utf-8", "replace")
 
 
-PROGRESS = re.compile(r"solve: [0-9.]+ M nodes, \d+ s(?:, exact (\d+)|, mate (\d+) found, at least (\d+))? *$")
+PROGRESS = re.compile(r"solve: [0-9.]+ M nodes, \d+ s(?:, exact (\d+)|, mate (\d+) found, at least (\d+))?"
+                      r"(, table full \(a larger --hash may be faster\))? *$")
 
 
 def progress():
