@@ -117,7 +117,7 @@ long long df_table_load(DfCtx *c, const char *path, uint64_t tag, long long *dro
     }
     static unsigned char buf[BATCH * RECORD_BYTES];
     char magic[sizeof TABLE_MAGIC];
-    uint64_t sum = UTIL_FNV_SEED, file_tag, count, file_sum;
+    uint64_t sum = UTIL_FNV_SEED, file_tag = 0, count = 0, file_sum = 0;
     long long kept = 0;
     const char *why = NULL;
     size_t got = fread(magic, 1, sizeof magic - 1, f);
