@@ -270,6 +270,17 @@ typedef struct {
     double every, saved;  /* --table-every, and when the table was last written */
 } LoneProgress;
 
+/* --table's write, at a checkpoint (at: "checkpoint, ") or at the end (""), said on
+ * stderr after lead (a newline that ends the progress line, or ""): 0, or -1. */
+static int write_table(const DfCtx *c, const char *path, uint64_t tag, const char *lead, const char *at) {
+    char err[4352];
+    double t = df_now();
+    long long put = df_table_save(c, path, tag, err, sizeof err);
+    if (put < 0) fprintf(stderr, "%stsumegen solve: --table: %s%s\n", lead, at, err);
+    else fprintf(stderr, "%stsumegen solve: --table: %s%lld entries written to %s in %.1f s\n", lead, at, put, path, df_now() - t);
+    return put < 0 ? -1 : 0;
+}
+
 /* A lone problem's hook (every 2^19 of its nodes): the progress line, and --table's
  * checkpoint when it is due.  The checkpoint runs on the searching thread, so the
  * search waits for it (seconds for gigabytes); a second thread searches on. */
@@ -283,14 +294,8 @@ static void lone_progress(void *arg, uint64_t nodes) {
         fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s%s%s ", nodes / 1e6, df_now() - p->t0, known[0] ? ", " : "", known, full);
     }
     if (p->table && p->every > 0 && df_now() - p->saved >= p->every) {
-        char err[4352];
-        double t = df_now();
-        long long put = df_table_save(p->c, p->table, p->tag, err, sizeof err);
+        write_table(p->c, p->table, p->tag, p->show ? "\n" : "", "checkpoint, ");
         p->saved = df_now();
-        if (put < 0) fprintf(stderr, "%stsumegen solve: --table checkpoint: %s\n", p->show ? "\n" : "", err);
-        else
-            fprintf(stderr, "%stsumegen solve: --table: checkpoint, %lld entries written to %s in %.1f s\n", p->show ? "\n" : "",
-                    put, p->table, p->saved - t);
     }
 }
 
@@ -363,8 +368,8 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
     /* --table: the lone problem starts from the saved table, if there is one */
     int use_table = o->table_path && n == 1 && jobs[0].ok;
     uint64_t tag = use_table ? df_table_tag(&jobs[0].pos) : 0;
-    char err[4352];
     if (use_table) {
+        char err[4352];
         double t = df_now();
         long long dropped;
         df_begin(ctx[0], jobs[0].pos.side, 0, 0);
@@ -417,16 +422,7 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         }
     }
     if (o->progress && n) fputc('\n', stderr);
-    int rc = 0;
-    if (use_table && jobs[0].searched) {
-        double t = df_now();
-        long long put = df_table_save(ctx[0], o->table_path, tag, err, sizeof err);
-        if (put < 0) {
-            fprintf(stderr, "tsumegen solve: --table: %s\n", err);
-            rc = -1;
-        } else
-            fprintf(stderr, "tsumegen solve: --table: %lld entries written to %s in %.1f s\n", put, o->table_path, df_now() - t);
-    }
+    int rc = use_table && jobs[0].searched ? write_table(ctx[0], o->table_path, tag, "", "") : 0;
     free_contexts(ctx, helper, threads);
     return rc;
 }
