@@ -3,7 +3,8 @@
 # data/edo/zukou.tsv with a per-problem time limit; prints a markdown table
 # (recorded length, our verdict, exact length or upper bound, seconds, nodes).
 #   bash benchmarks/zukou.sh [FIRST] [LAST] [TIME_MS] [THREADS]   (defaults 1 29 60000 1)
-#   HASH=MB: the table per thread (default 1024: a minute here is 30-40 M nodes; Zuko
+#   HASH=MB: the table per thread (default 1024: a minute here is 30-40 M nodes; HASH=grow:
+#   no --hash, so a lone problem's table grows as solve's does by default; Zuko
 #   17's exact 41 takes 4.6 M nodes with solve's default 32 MB, 5.2 M with 512 MB at
 #   4fa94ea; before 22d25d0, 32 MB found no mate in 195 M nodes)
 #   OPTS="...": more solve options (e.g. OPTS="--nodes 8000000 --length-search up" with
@@ -18,6 +19,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FIRST=${1:-1}; LAST=${2:-29}; TIME=${3:-60000}; THREADS=${4:-1}; HASH=${HASH:-1024}
 TSUMEGEN=${TSUMEGEN:-bin/tsumegen}
+HASHOPT=(--hash "$HASH")
+[ "$HASH" != grow ] || HASHOPT=()
 [ "$TSUMEGEN" != bin/tsumegen ] || make -s bin/tsumegen
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,10 +28,10 @@ awk -F'\t' -v a="$FIRST" -v b="$LAST" '!/^#/ { n++; if (n >= a && n <= b) print 
 if [ "${ALONE:-0}" = 1 ]; then
   : > "$tmp/out.jsonl"
   cut -f3 "$tmp/set.tsv" | while IFS= read -r sfen; do
-    "$TSUMEGEN" solve --no-flaws --time "$TIME" --threads "$THREADS" --hash "$HASH" ${OPTS:-} "$sfen" >> "$tmp/out.jsonl"
+    "$TSUMEGEN" solve --no-flaws --time "$TIME" --threads "$THREADS" "${HASHOPT[@]}" ${OPTS:-} "$sfen" >> "$tmp/out.jsonl"
   done
 else
-  cut -f3 "$tmp/set.tsv" | "$TSUMEGEN" solve --no-flaws --time "$TIME" --threads "$THREADS" --hash "$HASH" ${OPTS:-} > "$tmp/out.jsonl"
+  cut -f3 "$tmp/set.tsv" | "$TSUMEGEN" solve --no-flaws --time "$TIME" --threads "$THREADS" "${HASHOPT[@]}" ${OPTS:-} > "$tmp/out.jsonl"
 fi
 python3 - "$tmp" "$TIME" <<'PY'
 import json, sys

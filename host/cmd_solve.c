@@ -21,7 +21,7 @@
 #include "util.h"
 
 const char USAGE_SOLVE[] =
-    "usage: tsumegen solve [--hash MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
+    "usage: tsumegen solve [--hash MB] [--hash-max MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--length-search auto|up|walk] [--max-length N]\n"
     "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--table FILE [--table-every S]] [--trace]\n"
@@ -47,10 +47,15 @@ const char USAGE_SOLVE[] =
     "search's bounds (every interposition answered), so it has at most length plies\n"
     "and is neither the main line nor surely the longest defence.  --kif writes it,\n"
     "marked unproved.\n"
-    "  --hash MB     table per thread (default 32; searches of tens of millions of\n"
-    "                nodes want 512 or more: Zuko 100's 611 plies ran with 4096; Zuko\n"
-    "                21's exact 25 took 904 s on two threads with 6144, 666 s with 12288;\n"
-    "                tables beyond the machine's memory are refused)\n"
+    "  --hash MB     table per thread (default 32), rounded down to a power of two:\n"
+    "                fixed when given; a lone problem's table otherwise grows (doubling\n"
+    "                as its entries are evicted) up to --hash-max.  Tables beyond the\n"
+    "                machine's memory are refused\n"
+    "  --hash-max MB a lone problem's table grows from --hash up to this (default: half\n"
+    "                the machine's memory; with it, --hash is where the table starts).\n"
+    "                Zuko 21's exact 25 on two threads: 1,018 s growing from 32 MB to\n"
+    "                8 GB, 666 s with an 8 GB table from the start (--hash 12288), 904 s\n"
+    "                with 4 GB (--hash 6144); a short problem keeps its 32 MB\n"
     "  --nodes N     node limit per problem (default none)\n"
     "  --time MS     time limit per problem (default none)\n"
     "  --threads N   parallel problems (default: all cores); a lone problem of 19 plies\n"
@@ -95,7 +100,8 @@ const char USAGE_SOLVE[] =
     "                a long search stopped by --time, --nodes or Ctrl-C resumes where\n"
     "                it stopped (Zuko 21's exact length over several runs).  Only what\n"
     "                the search had settled is kept, not its place in the rounds; a\n"
-    "                smaller --hash drops the cheapest entries.  The file is tied to the\n"
+    "                growing table doubles rather than drop an entry; a fixed one smaller\n"
+    "                than the writer's drops the cheapest entries.  The file is tied to the\n"
     "                problem's position and this build: another problem's, or a damaged\n"
     "                one, is refused (exit 2).  Not written when Ctrl-C came before\n"
     "                the search began; about 56 bytes an entry\n"
@@ -132,6 +138,8 @@ typedef struct {
 
 typedef struct {
     size_t hash_mb;
+    size_t hash_max;  /* a lone problem's table grows up to this (0: fixed at hash_mb) */
+    int hash_given, hash_max_given;
     uint64_t nodes;
     double time_s;
     int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
@@ -268,6 +276,7 @@ typedef struct {
     const char *table;  /* --table's FILE, or NULL */
     uint64_t tag;
     double every, saved;  /* --table-every, and when the table was last written */
+    int grows;            /* the table grows (df_set_grow) */
 } LoneProgress;
 
 /* --table's write, at a checkpoint (at: "checkpoint, ") or at the end (""), said on
@@ -289,9 +298,14 @@ static void lone_progress(void *arg, uint64_t nodes) {
     if (p->show) {
         char known[64];
         df_bounds_text(p->c, known, sizeof known);
-        /* a full table slows a long search (Zuko 21: 904 s with 6 GB, 666 s with 12) */
-        const char *full = df_hashfull(p->c) >= 0.95 ? ", table full (a larger --hash may be faster)" : "";
-        fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s%s%s ", nodes / 1e6, df_now() - p->t0, known[0] ? ", " : "", known, full);
+        /* a full table slows a long search (Zuko 21: 904 s with a 4 GB table, 666 s with 8) */
+        const char *full = df_table_can_grow(p->c) || df_hashfull(p->c) < 0.95 ? ""
+                           : p->grows ? ", table full (a larger --hash-max may be faster)"
+                                      : ", table full (a larger --hash may be faster)";
+        char size[32] = "";
+        if (p->grows) snprintf(size, sizeof size, ", table %zu MB", df_table_mb(p->c));
+        fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s%s%s%s ", nodes / 1e6, df_now() - p->t0, known[0] ? ", " : "", known, size,
+                full);
     }
     if (p->table && p->every > 0 && df_now() - p->saved >= p->every) {
         write_table(p->c, p->table, p->tag, p->show ? "\n" : "", "checkpoint, ");
@@ -359,6 +373,14 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         ok = (ctx[t] = df_new(o->hash_mb)) != NULL;
         if (ok && pair) ok = (helper[t] = df_new_helper(ctx[t])) != NULL;
     }
+    /* A lone problem's table grows as its search needs (unless --hash alone fixed
+     * it): a short problem keeps its 32 MB, Zuko 21 grows to gigabytes.  Up to half
+     * the memory by default: a doubling holds the old table and the new at once. */
+    size_t grow_mb = 0;
+    if (ok && n == 1 && (!o->hash_given || o->hash_max_given)) {
+        grow_mb = o->hash_max_given ? o->hash_max : phys / 2;
+        df_set_grow(ctx[0], grow_mb);
+    }
     if (!ok) {
         fprintf(stderr, "tsumegen solve: cannot allocate the search tables (--hash %zu MB, %d table%s)\n", o->hash_mb, threads,
                 threads > 1 ? "s" : "");
@@ -398,7 +420,7 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         int me = 0;
 #endif
         DfCtx *c = ctx[me];
-        LoneProgress lp = {df_now(), c, o->progress, use_table ? o->table_path : NULL, tag, o->table_every, df_now()};
+        LoneProgress lp = {df_now(), c, o->progress, use_table ? o->table_path : NULL, tag, o->table_every, df_now(), grow_mb > 0};
         if (n == 1 && (o->progress || use_table)) df_set_progress(c, lone_progress, &lp, (uint64_t)1 << 19);
         TsOptions mine = to;
         mine.helper = helper[me];
@@ -446,7 +468,13 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         int need = !strcmp(s, "--kif") || !strcmp(s, "--tied-lines") || !strcmp(s, "--length-search") || !strcmp(s, "--out") ||
                    !strcmp(s, "--table");
         if (need && !v) return cli_error(cmd, "%s needs a value", s);
-        if (!strcmp(s, "--hash")) { if (cli_parse_int(cmd, s, v, 1, 1 << 20, &x)) return EXIT_USAGE; o->hash_mb = (size_t)x; i++; }
+        if (!strcmp(s, "--hash")) { if (cli_parse_int(cmd, s, v, 1, 1 << 20, &x)) return EXIT_USAGE; o->hash_mb = (size_t)x; o->hash_given = 1; i++; }
+        else if (!strcmp(s, "--hash-max")) {
+            if (cli_parse_int(cmd, s, v, 1, 1 << 20, &x)) return EXIT_USAGE;
+            o->hash_max = (size_t)x;
+            o->hash_max_given = 1;
+            i++;
+        }
         else if (!strcmp(s, "--nodes")) { if (cli_parse_int(cmd, s, v, 0, 1000000000000000000LL, &x)) return EXIT_USAGE; o->nodes = (uint64_t)x; i++; }
         else if (!strcmp(s, "--time")) { if (cli_parse_int(cmd, s, v, 0, 1000000000000LL, &x)) return EXIT_USAGE; o->time_s = x / 1000.0; i++; }
         else if (!strcmp(s, "--threads")) { if (cli_parse_int(cmd, s, v, 1, 1024, &x)) return EXIT_USAGE; o->threads = (int)x; i++; }
@@ -478,6 +506,12 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (s[0] == '-' && s[1] == '-') return cli_error(cmd, "unknown option '%s' (see tsumegen %s --help)", s, cmd);
         else (*pos_args)[(*npos)++] = argv[i];
     }
+    if (o->hash_max_given && o->hash_max < o->hash_mb)
+        return cli_error(cmd, "--hash-max %zu is less than --hash %zu (the table grows from --hash up to --hash-max)", o->hash_max,
+                         o->hash_mb);
+    size_t phys = util_phys_mb();
+    if (o->hash_max_given && phys && o->hash_max > phys)
+        return cli_error(cmd, "--hash-max %zu MB is more than this machine's %zu MB of memory", o->hash_max, phys);
     return 0;
 }
 

@@ -370,6 +370,7 @@ static int count_node(DfCtx *c) {
     c->nodes++;
     int check = (c->nodes & 1023) == 0;
     if (check && c->publish) atomic_store_explicit(c->publish, c->nodes, memory_order_relaxed);
+    if (check && c->grow_max) tt_grow_point(c);
     if ((c->node_limit && c->nodes > c->node_limit) ||
         (check && ((c->deadline > 0 && df_now() > c->deadline) || df_stopped(c)))) {
         c->aborted = 1;

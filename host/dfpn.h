@@ -68,6 +68,17 @@ DfCtx *df_new_helper(DfCtx *owner);
  * abort flag is cleared and its limits are (node_limit, deadline). */
 void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop);
 void df_share_end(DfCtx *owner, DfCtx *helper, uint64_t node_limit, double deadline);
+/* A thread of a shared search is done with the table (before it waits for the
+ * other): a table that grows meanwhile need not wait for it. */
+void df_share_leave(DfCtx *c);
+/* The table grows (doubling, up to max_mb) whenever its stores have evicted an
+ * eighth of its capacity since it last changed; 0 (the default): fixed.  For a lone
+ * problem, whose search length nobody knows ahead; a sharing helper follows. */
+void df_set_grow(DfCtx *c, size_t max_mb);
+/* df_set_grow's table has room to grow still. */
+int df_table_can_grow(const DfCtx *c);
+/* The table's size in MiB (what df_new's hash_mb became: a power of two clusters). */
+size_t df_table_mb(const DfCtx *c);
 /* The other thread of a shared search asked this one to stop, or df_interrupt ran. */
 int df_stopped(const DfCtx *c);
 /* Stops every search of every context at its next limit check, as a limit would

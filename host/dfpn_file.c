@@ -87,26 +87,6 @@ long long df_table_save(const DfCtx *c, const char *path, uint64_t tag, char *er
     return (long long)count;
 }
 
-/* One loaded record into its cluster: a slot of another generation, else the one of
- * least work if the record has more (a smaller table than the saved one keeps the
- * costlier answers).  0: dropped. */
-static int put_record(DfCtx *c, uint64_t key, const Entry *e) {
-    Cluster *cl = &c->tt[key & c->cmask];
-    int slot = -1;
-    for (int i = 0; i < CLUSTER && slot < 0; i++)
-        if (cl->gen[i] != c->gen) slot = i;
-    if (slot < 0) {
-        slot = 0;
-        for (int i = 1; i < CLUSTER; i++)
-            if (cl->e[i].work < cl->e[slot].work) slot = i;
-        if (cl->e[slot].work >= e->work) return 0;
-    }
-    cl->key[slot] = key;
-    cl->gen[slot] = c->gen;
-    cl->e[slot] = *e;
-    return 1;
-}
-
 long long df_table_load(DfCtx *c, const char *path, uint64_t tag, long long *dropped, char *err, size_t errlen) {
     *dropped = 0;
     FILE *f = fopen(path, "rb");
@@ -143,7 +123,12 @@ long long df_table_load(DfCtx *c, const char *path, uint64_t tag, long long *dro
             Entry e;
             memcpy(&key, buf + i * RECORD_BYTES, 8);
             memcpy(&e, buf + i * RECORD_BYTES + 8, sizeof e);
-            if (put_record(c, key, &e)) kept++;
+            /* a growing table doubles rather than evict a record; a fixed one (or one
+             * at its cap) keeps the costlier */
+            int put;
+            while (!(put = tt_put_record(c, key, &e, !df_table_can_grow(c))) && tt_grow_now(c)) {}
+            if (!put) put = tt_put_record(c, key, &e, 1);
+            if (put) kept++;
             else ++*dropped;
         }
         left -= want;

@@ -79,6 +79,16 @@ typedef struct {
 #define REP_BITS 16
 #define GB_MAX 256  /* nesting of giveback futility tests followed for cycles */
 
+/* Two contexts sharing one table (df_share_begin): a thread that grows it waits for
+ * the other to park at its next limit check (or to have left the search), swaps
+ * both contexts' table, and lets it go on. */
+typedef struct {
+    atomic_int growing;    /* a thread is growing the table; the other parks */
+    atomic_int parked[2];  /* by role: 0 the owner, 1 the helper */
+    atomic_int active[2];  /* still searching (df_share_leave clears it) */
+    DfCtx *ctx[2];
+} ShareSync;
+
 struct DfCtx {
     Cluster *tt;
     size_t cmask;  /* number of clusters - 1 */
@@ -120,6 +130,12 @@ struct DfCtx {
                     * too (or_three_ply); less only to compare (df_set_last_ply) */
     int eps_div;   /* the 1+epsilon trick's epsilon is 1/eps_div (df_set_epsilon) */
     int mate_found, at_least;  /* df_note_bounds */
+    size_t grow_max;        /* df_set_grow: the most clusters; 0: the table is fixed */
+    atomic_ullong evicted;  /* stores that evicted an entry of this generation since the table's
+                             * size last changed (its own thread writes it, the other reads it) */
+    ShareSync *sync;        /* while shared (df_share_begin): the pair's; else NULL */
+    int role;               /* its index in sync */
+    ShareSync share;        /* owner: the pair's sync (its helper points here) */
     DfProgressFn progress;  /* df_set_progress */
     void *progress_arg;
     uint64_t progress_mask;
@@ -216,5 +232,13 @@ FutEntry *fut_slot(DfCtx *c, uint64_t key);
 /* Path-bound disproofs: a stored one valid on the current path (1, out filled); store one. */
 int rep_lookup(const DfCtx *c, const Position *pos, int mode, int depth, Nd *out);
 void rep_store(DfCtx *c, const Position *pos, int mode, int depth, const Nd *r);
+/* A record (key, entry of this generation) into its cluster: a free slot, else (evict)
+ * over the entry of least work if it has more.  0: not put. */
+int tt_put_record(DfCtx *c, uint64_t key, const Entry *e, int evict);
+/* At a limit check (every 1,024 nodes) of a growing table: parks while the other
+ * thread grows it, or grows it when its evictions say so. */
+void tt_grow_point(DfCtx *c);
+/* Doubles a growing table now (not while shared): 0 at its cap or out of memory. */
+int tt_grow_now(DfCtx *c);
 
 #endif

@@ -27,6 +27,11 @@ double util_now(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+void util_sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
 int util_fail(char *err, size_t len, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -9,6 +9,8 @@
 
 /* Seconds on the monotonic clock (for intervals only). */
 double util_now(void);
+/* Sleeps about ms milliseconds. */
+void util_sleep_ms(int ms);
 /* Formats the message into err (len bytes, truncated) and returns -1. */
 int util_fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Writes s to f as a quoted JSON string ('"' and '\' escaped, control characters as \uXXXX). */

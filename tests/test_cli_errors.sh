@@ -165,6 +165,8 @@ err solve-table-no-file "--table needs a value"         solve --table
 err solve-time-negative  "--time must be a whole number in 0..1000000000000, got '-5'" solve --time -5 "$OK"
 err solve-threads-zero   "--threads must be a whole number in 1..1024, got '0'" solve --threads 0 "$OK"
 err solve-hash-trailing  "--hash must be a whole number in 1..1048576, got '64M'" solve --hash 64M "$OK"
+err solve-hash-max-below "--hash-max 32 is less than --hash 64" solve --hash 64 --hash-max 32 "$OK"
+err solve-hash-max-memory "is more than this machine's" solve --hash-max 1048576 "$OK"
 err solve-yozume-depth   "--yozume-depth must be a whole number in 0..900, got '901'" solve --yozume-depth 901 "$OK"
 err solve-nodes-none     '--nodes needs a value'           solve --nodes
 err compose-pop-fraction "--pop must be a whole number in 2..100000, got '2.5'" compose ga --pop 2.5

@@ -86,3 +86,31 @@ TEST(dfpn_futile_disproof_without_drops_serves_plain) {
     CHECK(df_probe(c, &corner, 3, DF_FUTILE).result == DF_DISPROVEN);
     CHECK(df_probe(c, &corner, 3, DF_PLAIN).result == DF_UNKNOWN);
 }
+
+/* Zuko 21: its first plain mate (29 plies) takes some 1.8 * 10^5 nodes, far more
+ * entries than a 1 MB table (16,384) holds. */
+#define ZUKO21 "3l+R4/1l1g5/2k1n4/1p+p2s3/4+r+B3/1G1s+p4/9/2N2+p3/9 b BGS2NPgs2l13p 1"
+
+/* A growing table (solve's lone problem) doubles as its stores evict, never past its
+ * cap, and moves what it holds: the same root searched again is answered from the
+ * table after the growths, and the proof is the one a large fixed table finds. */
+TEST(dfpn_table_grows_up_to_its_cap_and_keeps_entries) {
+    DfCtx *c = df_new(1), *fixed = df_new(64);
+    Position p = test_load(ZUKO21), q = p;
+    CHECK(c && fixed && df_table_mb(c) == 1);
+    df_set_grow(c, 6);  /* (a power of two below: 4 MB at most) */
+    df_begin(c, BLACK, 0, 0);
+    DfResult r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
+    df_begin(fixed, BLACK, 0, 0);
+    DfResult f = df_search(fixed, &q, DF_MAX_DEPTH, DF_PLAIN);
+    CHECK(r.result == DF_PROVEN && f.result == DF_PROVEN && r.len == f.len);
+    CHECK(df_table_mb(c) == 4 && !df_table_can_grow(c));
+    CHECK(df_nodes(c) > 100000);
+    df_begin_keep(c, BLACK, 0, 0);
+    r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
+    CHECK(r.result == DF_PROVEN && r.len == f.len && df_nodes(c) < 1000);
+    /* a fixed table never grows */
+    CHECK(df_table_mb(fixed) == 64 && !df_table_can_grow(fixed));
+    df_free(c);
+    df_free(fixed);
+}

@@ -384,7 +384,7 @@ def on_terminal(args):
 
 
 PROGRESS = re.compile(r"solve: [0-9.]+ M nodes, \d+ s(?:, exact (\d+)|, mate (\d+) found, at least (\d+))?"
-                      r"(, table full \(a larger --hash may be faster\))? *$")
+                      r"(?:, table (\d+) MB)?(, table full \(a larger --hash(?:-max)? may be faster\))? *$")
 
 
 def progress():
@@ -626,6 +626,31 @@ def table_sizes():
               "table size %s MB: %s" % (mb, json.dumps(r)[:300]))
 
 
+def table_growth():
+    """A lone problem's table grows (doubling as its entries are evicted) from --hash up
+    to --hash-max, as solve's default does from 32 MB: Zuko 12 (27 plies, some 0.6 M
+    nodes) from a 1 MB table gives the answer of a fixed 64 MB one, on one thread (its
+    progress line shows the table grown) and on two (the pair shares the table: the
+    thread that grows it parks the other while it moves the entries)."""
+    sfen = record_sfen("zukou-012")
+    strip = lambda r: {k: v for k, v in r.items() if k not in ("nodes", "ms")}
+    p = subprocess.run([EXE, "solve", "--threads", "1", "--hash", "64", sfen], capture_output=True, text=True)
+    fixed = json.loads(p.stdout) if p.returncode == 0 else {}
+    check(fixed.get("result") == "mate" and fixed.get("length") == 27, "Zuko 12, fixed 64 MB: " + p.stdout[:300])
+    rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "1", "--hash-max", "16", sfen])
+    grown = json.loads(out) if rc == 0 else {}
+    sizes = [int(m.group(4)) for m in (PROGRESS.match(e.strip()) for e in err.split("\r")) if m and m.group(4)]
+    check(strip(grown) == strip(fixed) and sizes and 1 < max(sizes) <= 16,
+          "Zuko 12 from 1 MB, one thread: sizes %s, %s" % (sizes, out[:300]))
+    for threads in ("1", "2"):
+        p = subprocess.run([EXE, "solve", "--threads", threads, "--hash", "1", "--hash-max", "8", sfen],
+                           capture_output=True, text=True)
+        r = json.loads(p.stdout) if p.returncode == 0 else {}
+        same = ("result", "length", "perfect", "flaws", "leftover")
+        check(all(r.get(k) == fixed.get(k) for k in same),
+              "Zuko 12 from 1 MB up to 8, %s threads: %s" % (threads, p.stdout[:300]))
+
+
 def cshogi_mates_after(board, usi, depth):
     """cshogi (plain rule, every evasion a defence): after the attacker's usi, every
     defender reply leaves a mate within depth plies."""
@@ -820,6 +845,7 @@ def main():
     resume()
     found_line()
     table_sizes()
+    table_growth()
     superiority_disproof()
     max_length()
     tied_lines()

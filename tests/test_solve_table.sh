@@ -37,6 +37,13 @@ cp "$tmp/t" "$tmp/small"
 if grep -q 'some dropped' "$tmp/small.err" && [ "$(answer "$tmp/small.out")" = "$(answer "$tmp/fresh")" ]; then
     ok "a smaller --hash drops entries and gives the same answer"
 else bad "a smaller --hash drops entries and gives the same answer: $(cat "$tmp/small.err")"; fi
+# a growing table (a lone problem's default) first grows to the file's size: none dropped
+cp "$tmp/t" "$tmp/grow"
+"$TG" solve --threads 1 --hash 1 --hash-max 64 --table "$tmp/grow" "$z12" >"$tmp/grow.out" 2>"$tmp/grow.err"
+if grep -q 'entries read from' "$tmp/grow.err" && ! grep -q 'some dropped' "$tmp/grow.err" &&
+   [ "$(answer "$tmp/grow.out")" = "$(answer "$tmp/fresh")" ]; then
+    ok "a growing table takes every entry of the file and gives the same answer"
+else bad "a growing table takes every entry of the file and gives the same answer: $(cat "$tmp/grow.err")"; fi
 
 # refusals: exit 2, the file named, no answer line
 refused() {
