@@ -380,6 +380,7 @@ static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
     if (ok && n == 1 && (!o->hash_given || o->hash_max_given)) {
         grow_mb = o->hash_max_given ? o->hash_max : phys / 2;
         df_set_grow(ctx[0], grow_mb);
+        df_set_grow_trace(ctx[0], o->trace);
     }
     if (!ok) {
         fprintf(stderr, "tsumegen solve: cannot allocate the search tables (--hash %zu MB, %d table%s)\n", o->hash_mb, threads,

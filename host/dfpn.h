@@ -75,6 +75,8 @@ void df_share_leave(DfCtx *c);
  * eighth of its capacity since it last changed; 0 (the default): fixed.  For a lone
  * problem, whose search length nobody knows ahead; a sharing helper follows. */
 void df_set_grow(DfCtx *c, size_t max_mb);
+/* Each growth said on stderr ("trace: table grown to ..."; solve --trace). */
+void df_set_grow_trace(DfCtx *c, int on);
 /* df_set_grow's table has room to grow still. */
 int df_table_can_grow(const DfCtx *c);
 /* The table's size in MiB (what df_new's hash_mb became: a power of two clusters). */

@@ -131,6 +131,7 @@ struct DfCtx {
     int eps_div;   /* the 1+epsilon trick's epsilon is 1/eps_div (df_set_epsilon) */
     int mate_found, at_least;  /* df_note_bounds */
     size_t grow_max;        /* df_set_grow: the most clusters; 0: the table is fixed */
+    int grow_trace;         /* df_set_grow_trace */
     atomic_ullong evicted;  /* stores that evicted an entry of this generation since the table's
                              * size last changed (its own thread writes it, the other reads it) */
     ShareSync *sync;        /* while shared (df_share_begin): the pair's; else NULL */

@@ -98,6 +98,7 @@ void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop) {
     helper->tt = owner->tt;  /* (the owner's table may have grown since the last share) */
     helper->cmask = owner->cmask;
     helper->grow_max = owner->grow_max;
+    helper->grow_trace = owner->grow_trace;
     atomic_store(&helper->evicted, 0);
     ShareSync *s = &owner->share;
     atomic_store(&s->growing, 0);
@@ -148,6 +149,8 @@ void df_set_grow(DfCtx *c, size_t max_mb) {
     if (c->grow_max && c->grow_max <= c->cmask + 1) c->grow_max = 0;  /* (no room to grow) */
 }
 
+void df_set_grow_trace(DfCtx *c, int on) { c->grow_trace = on; }
+
 int df_table_can_grow(const DfCtx *c) { return c->grow_max > c->cmask + 1; }
 
 size_t df_table_mb(const DfCtx *c) { return (c->cmask + 1) * sizeof(Cluster) >> 20; }
@@ -174,6 +177,7 @@ int tt_put_record(DfCtx *c, uint64_t key, const Entry *e, int evict) {
  * with it; the old one freed.  A doubling sends each old cluster's entries to two
  * new ones, so none is dropped. */
 static void move_into(DfCtx *c, Cluster *tt, size_t n) {
+    double t0 = util_now();
     Cluster *old = c->tt;
     size_t old_n = c->cmask + 1;
     c->tt = tt;
@@ -183,6 +187,9 @@ static void move_into(DfCtx *c, Cluster *tt, size_t n) {
         for (int i = 0; i < CLUSTER; i++)
             if (old[ci].gen[i] == c->gen) tt_put_record(c, old[ci].key[i], &old[ci].e[i], 1);
     util_free_large(old, old_n * sizeof(Cluster));
+    if (c->grow_trace)
+        fprintf(stderr, "trace: table grown to %zu MB after %.2f M nodes of this thread (%.2f s moving)\n",
+                n * sizeof(Cluster) >> 20, c->nodes / 1e6, util_now() - t0);
 }
 
 /* The new table's memory (populated: seconds for gigabytes on a fresh VM); NULL

@@ -642,13 +642,14 @@ def table_growth():
     sizes = [int(m.group(4)) for m in (PROGRESS.match(e.strip()) for e in err.split("\r")) if m and m.group(4)]
     check(strip(grown) == strip(fixed) and sizes and 1 < max(sizes) <= 16,
           "Zuko 12 from 1 MB, one thread: sizes %s, %s" % (sizes, out[:300]))
-    for threads in ("1", "2"):
-        p = subprocess.run([EXE, "solve", "--threads", threads, "--hash", "1", "--hash-max", "8", sfen],
+    for threads in ("1", "2"):  # (--trace says each growth)
+        p = subprocess.run([EXE, "solve", "--threads", threads, "--hash", "1", "--hash-max", "8", "--trace", sfen],
                            capture_output=True, text=True)
         r = json.loads(p.stdout) if p.returncode == 0 else {}
         same = ("result", "length", "perfect", "flaws", "leftover")
-        check(all(r.get(k) == fixed.get(k) for k in same),
-              "Zuko 12 from 1 MB up to 8, %s threads: %s" % (threads, p.stdout[:300]))
+        grown = re.findall(r"^trace: table grown to (\d+) MB after ", p.stderr, re.M)
+        check(all(r.get(k) == fixed.get(k) for k in same) and grown and grown[0] == "2" and max(map(int, grown)) <= 8,
+              "Zuko 12 from 1 MB up to 8, %s threads: growths %s, %s" % (threads, grown, p.stdout[:300]))
 
 
 def cshogi_mates_after(board, usi, depth):
