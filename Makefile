@@ -52,7 +52,16 @@ build/gen/points_learned.inc: build/gen/embed_cl data/points_learned.txt
 
 $(BUILD)/host/screen.o: build/gen/points_default.inc build/gen/points_learned.inc
 
-$(BUILD)/%.o: %.c build/gen/tables.inc $(wildcard core/*.h host/*.h)
+# The flags that built $(BUILD): a build dir made with other flags (another OPT, say)
+# is rebuilt whole rather than linked from objects of both.
+BUILD_FLAGS := $(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(LDLIBS)
+$(BUILD)/.flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(BUILD_FLAGS)' | cmp -s - $@ || echo '$(BUILD_FLAGS)' > $@
+.PHONY: FORCE
+FORCE:
+
+$(BUILD)/%.o: %.c build/gen/tables.inc $(wildcard core/*.h host/*.h) $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -c -o $@ $<
 
@@ -67,7 +76,7 @@ $(BIN)/unit_tests: $(LIB_OBJ) $(TEST_SRC:%.c=$(BUILD)/%.o)
 # the fuzz target (tests/fuzz) replayed over its corpus by a plain main: the tests
 # run it, under the sanitizers in `make check`
 FUZZ_OBJ := $(BUILD)/tests/fuzz/fuzz_input.o
-$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c build/gen/tables.inc $(wildcard core/*.h host/*.h)
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c build/gen/tables.inc $(wildcard core/*.h host/*.h) $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Ihost $(WARN) $(CFLAGS) -c -o $@ $<
 

@@ -46,8 +46,9 @@ build() {
         desc="$(git rev-parse --short "$sha") ($rev)"
     fi
     # (the release binary whatever the caller's make passes down: make check runs the
-    # tests with BIN and BUILD of its own, in the environment and in MAKEFLAGS)
-    if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$dir" -j"$(nproc)" BIN=bin BUILD=build/rel bin/tsumegen \
+    # tests with BIN, BUILD and OPT of its own, in the environment and in MAKEFLAGS;
+    # an inherited OPT once built the working tree's build/rel with the sanitizers)
+    if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u OPT -u CC -u CFLAGS -u CPPFLAGS -u LDLIBS make -C "$dir" -j"$(nproc)" BIN=bin BUILD=build/rel bin/tsumegen \
             > "$tmp/make-$name.log" 2>&1; then
         echo "ab_nodes: building $rev failed:" >&2
         tail -20 "$tmp/make-$name.log" >&2
