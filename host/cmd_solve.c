@@ -138,7 +138,7 @@ typedef struct {
 
 typedef struct {
     size_t hash_mb;
-    size_t hash_max;  /* a lone problem's table grows up to this (0: fixed at hash_mb) */
+    size_t hash_max;  /* --hash-max: a lone problem's table grows up to this (when not given: half the memory) */
     int hash_given, hash_max_given;
     uint64_t nodes;
     double time_s;

@@ -36,10 +36,15 @@ static DfCtx *ctx_on(Cluster *tt, size_t cmask, int owns_tt) {
     return c;
 }
 
-DfCtx *df_new(size_t hash_mb) {
-    if (hash_mb < 1) hash_mb = 1;
-    size_t bytes = hash_mb << 20, n = 1;
+/* The clusters of a table of mb MiB: the largest power of two that fits. */
+static size_t clusters_of_mb(size_t mb) {
+    size_t bytes = (mb ? mb : 1) << 20, n = 1;
     while (n * 2 * sizeof(Cluster) <= bytes) n *= 2;
+    return n;
+}
+
+DfCtx *df_new(size_t hash_mb) {
+    size_t n = clusters_of_mb(hash_mb);
     Cluster *tt = util_alloc_large(n * sizeof(Cluster));
     DfCtx *c = ctx_on(tt, n - 1, 1);
     if (!c) util_free_large(tt, n * sizeof(Cluster));
@@ -138,12 +143,6 @@ void df_share_leave(DfCtx *c) {
 
 /* ---- a table that grows ---- */
 
-static size_t clusters_of_mb(size_t mb) {
-    size_t bytes = (mb ? mb : 1) << 20, n = 1;
-    while (n * 2 * sizeof(Cluster) <= bytes) n *= 2;
-    return n;
-}
-
 void df_set_grow(DfCtx *c, size_t max_mb) {
     c->grow_max = max_mb ? clusters_of_mb(max_mb) : 0;
     if (c->grow_max && c->grow_max <= c->cmask + 1) c->grow_max = 0;  /* (no room to grow) */
@@ -235,14 +234,14 @@ void tt_grow_point(DfCtx *c) {
     uint64_t evicted = atomic_load_explicit(&c->evicted, memory_order_relaxed);
     if (s) evicted += atomic_load_explicit(&s->ctx[c->role ^ 1]->evicted, memory_order_relaxed);
     if (evicted * 8 < (uint64_t)(c->cmask + 1) * CLUSTER || c->cmask + 1 >= c->grow_max) return;
-    size_t n = (c->cmask + 1) * 2;
-    int idle = GROW_IDLE;
-    if (s && !atomic_compare_exchange_strong(&s->growing, &idle, GROW_ALLOC)) return;  /* (the other grows it) */
-    Cluster *tt = grow_alloc(c, n);
     if (!s) {
-        if (tt) move_into(c, tt, n);
+        tt_grow_now(c);
         return;
     }
+    int idle = GROW_IDLE;
+    if (!atomic_compare_exchange_strong(&s->growing, &idle, GROW_ALLOC)) return;  /* (the other grows it) */
+    size_t n = (c->cmask + 1) * 2;
+    Cluster *tt = grow_alloc(c, n);
     if (tt) {
         DfCtx *other = s->ctx[c->role ^ 1];
         atomic_store(&s->growing, GROW_MOVE);

@@ -356,14 +356,13 @@ static int pair_run(DfCtx *c, DfCtx *h, int kind, Position *pos, int ub, int *lb
                 if (kind == PAIR_WALK && ub >= SETTLE_AHEAD_MIN_PLIES) settle_ahead(c, b, pos, ub, SETTLE_AHEAD_CAP);
                 L = df_stopped(c) ? -2 : df_exact_or(c, pos, ub, lb);
                 atomic_store(&stop, 1);
-                df_share_leave(c);
             } else if (kind == PAIR_WALK) {
                 *walk_L = walk_exact(h, b, &hpos, ub, 0);
                 if (*walk_L > 0) atomic_store(&stop, 1);
             } else {
                 split_last_bound(h, &hpos, ub - 2, b->deadline);
             }
-            if (omp_get_thread_num() != 0) df_share_leave(h);
+            df_share_leave(omp_get_thread_num() == 0 ? c : h);  /* (before the barrier: a growth waits on no one gone) */
         }
     }
     df_share_end(c, h, b->nodes, b->deadline);
