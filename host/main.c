@@ -28,6 +28,33 @@ static void usage(FILE *f) {
           "Exit status: 0 success, 2 bad usage, bad input or output that could not be written\n(message on stderr).\n", f);
 }
 
+/* The part of a command's usage text that starts at the line "usage: tsumegen CMD SUB"
+ * (or "... CMD [SUB]") and ends before the next usage line; 0 when there is none. */
+static size_t usage_section(const char *usage, const char *cmd, const char *sub, const char **start) {
+    char plain[96], optional[96];
+    snprintf(plain, sizeof plain, "usage: tsumegen %s %s ", cmd, sub);
+    snprintf(optional, sizeof optional, "usage: tsumegen %s [%s] ", cmd, sub);
+    for (const char *line = usage; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line)) {
+        if (strncmp(line, plain, strlen(plain)) && strncmp(line, optional, strlen(optional))) continue;
+        const char *end = strstr(line + 1, "\nusage: tsumegen ");
+        *start = line;
+        return end ? (size_t)(end + 1 - line) : strlen(line);
+    }
+    return 0;
+}
+
+/* `tsumegen CMD [SUB] --help`: SUB's own part of the usage when the text has one
+ * (compose ga|extend|random|reverse, bench perft|screen|solve|confirm), else all of it. */
+static void print_usage(const char *cmd, const char *usage, const char *sub) {
+    const char *start = NULL;
+    size_t n = sub && sub[0] != '-' ? usage_section(usage, cmd, sub, &start) : 0;
+    if (!n || n == strlen(usage)) { fputs(usage, stdout); return; }
+    while (n > 1 && start[n - 1] == '\n' && start[n - 2] == '\n') n--;  /* (the blank line between sections) */
+    fwrite(start, 1, n, stdout);
+    if (start[n - 1] != '\n') fputc('\n', stdout);
+    printf("(tsumegen %s --help: every %s command and the options they share)\n", cmd, cmd);
+}
+
 /* Output that could not be written (a full disk, a closed stdout) is a failure,
  * not a silent success: stdio says so only when its buffer is flushed, here at the
  * end.  rc unless the output was lost, then EXIT_USAGE (Ctrl-C's 130 stays). */
@@ -44,13 +71,19 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         if (argc > 2)
             for (int i = 0; i < N_COMMANDS; i++)
-                if (!strcmp(argv[2], COMMANDS[i].name)) { fputs(COMMANDS[i].usage, stdout); return output_written(NULL, EXIT_OK); }
+                if (!strcmp(argv[2], COMMANDS[i].name)) {
+                    print_usage(COMMANDS[i].name, COMMANDS[i].usage, argc > 3 ? argv[3] : NULL);
+                    return output_written(NULL, EXIT_OK);
+                }
         usage(stdout);
         return output_written(NULL, EXIT_OK);
     }
     for (int i = 0; i < N_COMMANDS; i++) {
         if (strcmp(argv[1], COMMANDS[i].name)) continue;
-        if (cli_wants_help(argc - 1, argv + 1)) { fputs(COMMANDS[i].usage, stdout); return output_written(argv[1], EXIT_OK); }
+        if (cli_wants_help(argc - 1, argv + 1)) {
+            print_usage(COMMANDS[i].name, COMMANDS[i].usage, argc > 2 ? argv[2] : NULL);
+            return output_written(argv[1], EXIT_OK);
+        }
         return output_written(argv[1], COMMANDS[i].run(argc - 1, argv + 1));
     }
     fprintf(stderr, "tsumegen: unknown command '%s'\n", argv[1]);

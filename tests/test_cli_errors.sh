@@ -234,6 +234,24 @@ if ! grep -q '"result":"error","error":"input line too long' "$tmp/out" || [ "$(
     fail=$((fail + 1)); echo "FAIL: batch-overlong-solve: stdout lacks the error line or the other answer"
 fi
 
+# --- `CMD SUB --help`: SUB's own section of the usage, and a pointer to the rest
+help_section() {
+    local name=$1 first=$2 absent=$3
+    shift 3
+    "$TG" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" -eq 0 ] && head -1 "$tmp/out" | grep -qF -- "$first" && ! grep -qF -- "$absent" "$tmp/out"; then pass=$((pass + 1))
+    else fail=$((fail + 1)); echo "FAIL: $name: status $rc, first line '$(head -1 "$tmp/out")', or '$absent' present"; fi
+}
+help_section help-compose-extend "usage: tsumegen compose extend" "usage: tsumegen compose ga" compose extend --help
+help_section help-compose-random "usage: tsumegen compose random" "compose reverse [" compose random -h
+help_section help-compose-reverse "usage: tsumegen compose reverse" "--boards N" help compose reverse
+help_section help-bench-perft "usage: tsumegen bench [perft]" "bench screen" bench perft --help
+help_section help-bench-solve "usage: tsumegen bench solve" "bench confirm" bench solve --help
+help_section help-compose-all "usage: tsumegen compose ga" "every compose command and" compose --help
+if ! grep -q "usage: tsumegen compose reverse" "$tmp/out"; then fail=$((fail + 1)); echo "FAIL: help-compose-all: compose --help lacks reverse"; fi
+help_section help-solve-input "usage: tsumegen solve" "every solve command and" solve 4k4/9/4P4/9/9/9/9/9/9 --help
+
 # --- output that cannot be written (a full disk): status 2 and a message, never a
 # silent success
 full() {
