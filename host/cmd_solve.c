@@ -1,6 +1,5 @@
 /* cmd_solve.c - `tsumegen solve`: exact tsume answers as JSON lines, batches in
- * parallel (OpenMP, output in input order), progress on a terminal, KIF output;
- * and `tsumegen bench solve`. */
+ * parallel (OpenMP, output in input order), progress on a terminal, KIF output. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 #include "kif_read.h"
 #include "tsume.h"
 #include "util.h"
+#include "solve_jobs.h"
 
 const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--hash-max MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
@@ -120,38 +120,8 @@ const char USAGE_SOLVE[] =
     "Exit status: 0, 2 if an input was rejected (its line has \"result\":\"error\"),\n"
     "130 after Ctrl-C.\n";
 
-typedef struct {
-    char *text;           /* the input line (SFEN part) */
-    char *moves;          /* recorded moves, or NULL */
-    Position pos;
-    char err[ERR_MAX];
-    int ok;
-    Move rec[TS_MAX_PV];
-    int nrec;
-    TsAnswer ans;
-    char *json;
-    int done;
-    int interrupted;      /* Ctrl-C came before its search ended (or began) */
-    int searched;         /* ts_solve ran on it */
-    char *given_err;      /* known bad before parsing (a KIF game that could not be read) */
-} Job;
 
-typedef struct {
-    size_t hash_mb;
-    size_t hash_max;  /* --hash-max: a lone problem's table grows up to this (when not given: half the memory) */
-    int hash_given, hash_max_given;
-    uint64_t nodes;
-    double time_s;
-    int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
-        max_length, trace;
-    const char *kif_dir;
-    const char *out_path;  /* --out FILE: answers there, resumed when it holds some */
-    const char *table_path;  /* --table FILE: a lone problem's table, read first and written after */
-    double table_every;      /* --table-every S: also written this often during the search (0: never) */
-    int progress;  /* stderr is a terminal: problems done, or a lone problem's nodes and seconds */
-} SolveOpts;
-
-static void prepare(Job *j, const SolveOpts *o) {
+void job_prepare(Job *j, const SolveOpts *o) {
     j->ok = 0;
     if (j->given_err) { snprintf(j->err, sizeof j->err, "%s", j->given_err); return; }
     if (sfen_parse(j->text, &j->pos, o->strict, j->err, sizeof j->err)) return;
@@ -342,7 +312,7 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
                  before ? "interrupted: not searched (Ctrl-C)" : "interrupted: Ctrl-C stopped the search; what it had settled stands");
 }
 
-/* Frees run_jobs' contexts (either array may be NULL, as may any entry). */
+/* Frees jobs_run's contexts (either array may be NULL, as may any entry). */
 static void free_contexts(DfCtx **ctx, DfCtx **helper, int threads) {
     for (int t = 0; t < threads; t++) {
         if (helper) df_free(helper[t]);  /* (a helper before its owner) */
@@ -355,7 +325,7 @@ static void free_contexts(DfCtx **ctx, DfCtx **helper, int threads) {
 /* Solves every job; emits JSON lines in order as they complete (when out != NULL).
  * Each thread's table is allocated first: -1 (with a message) when the system will
  * not give them, so no job is ever answered "unknown" for want of memory. */
-static int run_jobs(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
+int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
     int next_out = 0, done = 0;
     int threads = o->threads > 0 ? o->threads : 1;
     /* a lone problem with cores to spare: a second thread joins its length search */
@@ -516,7 +486,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
     return 0;
 }
 
-static int add_job(Job **jobs, int *n, int *cap, const char *line) {
+int job_add(Job **jobs, int *n, int *cap, const char *line) {
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 64;
         Job *nj = realloc(*jobs, sizeof(Job) * (size_t)*cap);
@@ -530,7 +500,7 @@ static int add_job(Job **jobs, int *n, int *cap, const char *line) {
     return 0;
 }
 
-static void free_jobs(Job *jobs, int n) {
+void jobs_free(Job *jobs, int n) {
     for (int i = 0; i < n; i++) { free(jobs[i].text); free(jobs[i].json); free(jobs[i].given_err); }
     free(jobs);
 }
@@ -547,7 +517,7 @@ typedef struct { Job **jobs; int *n, *cap; } JobList;
 /* kif_file_each's callback: each game a job; a bad one a job that answers "error". */
 static void add_kif_game(void *arg, const char *line, const char *err) {
     JobList *l = arg;
-    if (add_job(l->jobs, l->n, l->cap, line ? line : "") == 0 && err)
+    if (job_add(l->jobs, l->n, l->cap, line ? line : "") == 0 && err)
         (*l->jobs)[*l->n - 1].given_err = strdup(err);
 }
 
@@ -718,13 +688,13 @@ int cmd_solve(int argc, char **argv) {
         int any_space = 0;
         for (int i = 0; i < npos; i++) any_space |= strchr(pos_args[i], ' ') != NULL;
         if (any_space) {
-            for (int i = 0; i < npos; i++) add_job(&jobs, &n, &cap, pos_args[i]);
+            for (int i = 0; i < npos; i++) job_add(&jobs, &n, &cap, pos_args[i]);
         } else {
             size_t len = 1;
             for (int i = 0; i < npos; i++) len += strlen(pos_args[i]) + 1;
             char *line = calloc(len, 1);
             for (int i = 0; i < npos; i++) { if (i) strcat(line, " "); strcat(line, pos_args[i]); }
-            add_job(&jobs, &n, &cap, line);
+            job_add(&jobs, &n, &cap, line);
             free(line);
         }
     } else {  /* stdin: SFEN or JSON lines, or a KIF or CSA text (a book piped in) */
@@ -744,7 +714,7 @@ int cmd_solve(int argc, char **argv) {
             char buf[16384], sfen[16384];
             while (cli_read_line(in, buf, sizeof buf)) {
                 int overlong = buf[0] == '\x01';
-                if (add_job(&jobs, &n, &cap, overlong ? "(overlong line)" : util_json_sfen(buf, sfen, sizeof sfen)) == 0 && overlong) {
+                if (job_add(&jobs, &n, &cap, overlong ? "(overlong line)" : util_json_sfen(buf, sfen, sizeof sfen)) == 0 && overlong) {
                     char why[96];
                     snprintf(why, sizeof why, "input line too long (more than %zu characters)", sizeof buf - 2);
                     jobs[n - 1].given_err = strdup(why);
@@ -757,23 +727,23 @@ int cmd_solve(int argc, char **argv) {
     free(pos_args);
     int bad = 0;
     for (int i = 0; i < n; i++) {
-        prepare(&jobs[i], &o);
+        job_prepare(&jobs[i], &o);
         if (!jobs[i].ok) { bad = 1; fprintf(stderr, "tsumegen solve: input %d: %s\n", i + 1, jobs[i].err); }
     }
     if (o.table_path && n != 1) {
-        free_jobs(jobs, n);
+        jobs_free(jobs, n);
         return cli_error("solve", "--table keeps one problem's table: give exactly one input (got %d)", n);
     }
     int kept = 0;
     FILE *out = stdout;
     if (o.out_path && !(out = resume_out(o.out_path, jobs, n, &o, &kept))) {
-        free_jobs(jobs, n);
+        jobs_free(jobs, n);
         return EXIT_USAGE;
     }
     o.progress = isatty(2) && !o.trace;
     struct sigaction old;
     util_catch_sigint(on_sigint, 1, &old);  /* (not while reading the input) */
-    int failed = run_jobs(jobs + kept, n - kept, &o, out, kept) < 0;
+    int failed = jobs_run(jobs + kept, n - kept, &o, out, kept) < 0;
     util_restore_sigint(&old);
     if (out != stdout && fclose(out)) {
         fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", o.out_path, strerror(errno));
@@ -781,111 +751,11 @@ int cmd_solve(int argc, char **argv) {
     }
     int cut = 0;
     for (int i = kept; i < n; i++) cut += jobs[i].interrupted;
-    free_jobs(jobs, n);
+    jobs_free(jobs, n);
     if (df_interrupted()) {
         fprintf(stderr, "tsumegen solve: interrupted: %d of %d answers complete; %d cut short or not begun (note \"interrupted\")\n",
                 n - cut, n, cut);
         return EXIT_INTERRUPTED;
     }
     return bad || failed ? EXIT_USAGE : EXIT_OK;
-}
-
-/* ---- bench solve ---- */
-
-static const char *const BENCH_SETS[] = {
-    "data/third_party/shogiboardq/tsume_3ply_1000_20261001.txt",
-    "data/third_party/shogiboardq/tsume_5ply_1000_20261001.txt",
-    "data/third_party/shogiboardq/tsume_7ply_1000_20261001.txt",
-    "data/third_party/shogiboardq/tsume_11ply_1000_20261001.txt",
-    "data/third_party/shogiboardq/tsume_13ply_1000_20261001.txt",
-};
-
-static double wall(void) { return df_now(); }
-
-static void free_lines(char **lines, int n) {
-    for (int i = 0; i < n; i++) free(lines[i]);
-    free(lines);
-}
-
-/* bench solve --peer's row for one set: the peer's sums and the one-thread ratios. */
-static int peer_row(const char *peer, const char *name, char *const *lines, int n, double exact_ms, double full_ms) {
-    PeerTotals t;
-    char err[512];
-    if (bench_peer_run(peer, lines, n, &t, err, sizeof err) < 0) {
-        fprintf(stderr, "tsumegen bench: %s\n", err);
-        return -1;
-    }
-    printf("%-34s %-5s threads=1  n=%4d  %7.2f s wall  %6.2f ms/problem  nodes %10llu  mate %4d  nomate %d  unknown %d"
-           "  exact/peer %.2f  full/peer %.2f\n",
-           name, "peer", n, t.wall_s, t.ms / (n ? n : 1), t.nodes, t.mate, t.nomate, t.unknown,
-           t.ms > 0 ? exact_ms / t.ms : 0.0, t.ms > 0 ? full_ms / t.ms : 0.0);
-    fflush(stdout);
-    return 0;
-}
-
-int bench_solve(int count, int threads, const char *peer) {
-    SolveOpts o;
-    memset(&o, 0, sizeof o);
-    o.hash_mb = 16;
-    o.time_s = 10;
-    o.yozume_extra = 4;
-#ifdef _OPENMP
-    int all = threads > 0 ? threads : omp_get_num_procs();
-#else
-    int all = 1;
-#endif
-    printf("bench solve: first %d problems per set, --hash 16 per thread, --time 10000\n"
-           "  exact = verdict, exact length, main line (--no-flaws); full = + 余詰/notes (--yozume-depth 4)\n", count);
-    int found = 0;
-    for (size_t s = 0; s < sizeof BENCH_SETS / sizeof BENCH_SETS[0]; s++) {
-        FILE *f = fopen(BENCH_SETS[s], "r");
-        if (!f) { printf("%s: missing\n", BENCH_SETS[s]); continue; }
-        found++;
-        char buf[16384];
-        Job *jobs = NULL;
-        char **lines = calloc((size_t)count, sizeof *lines);  /* as read: the peer's input */
-        int n = 0, cap = 0;
-        if (!lines) { fclose(f); return cli_error("bench", "out of memory"); }
-        while (n < count && cli_read_line(f, buf, sizeof buf)) {
-            char *copy = strdup(buf);
-            if (!copy || add_job(&jobs, &n, &cap, buf)) { free(copy); break; }
-            lines[n - 1] = copy;
-        }
-        fclose(f);
-        double one_ms[2] = {0, 0};  /* one thread's search ms: exact, full */
-        for (int i = 0; i < n; i++) prepare(&jobs[i], &o);
-        const char *name = strrchr(BENCH_SETS[s], '/') + 1;
-        for (int pass = 0; pass < 4; pass++) {
-            o.flaws = pass >= 2;
-            o.threads = pass & 1 ? all : 1;
-            if ((pass & 1) && all == 1) continue;
-            for (int i = 0; i < n; i++) { free(jobs[i].json); jobs[i].json = NULL; jobs[i].done = 0; }
-            double t0 = wall();
-            if (run_jobs(jobs, n, &o, NULL, 0) < 0) { free_jobs(jobs, n); free_lines(lines, n); return EXIT_USAGE; }
-            double t = wall() - t0;
-            uint64_t nodes = 0;
-            int mate = 0, exact = 0, perfect = 0;
-            double search_ms = 0;
-            for (int i = 0; i < n; i++) {
-                const TsAnswer *a = &jobs[i].ans;
-                nodes += a->nodes;
-                search_ms += a->ms;
-                mate += a->result == TS_MATE;
-                exact += a->result == TS_MATE && a->exact_length && a->length == jobs[i].nrec;
-                perfect += a->perfect;
-            }
-            printf("%-34s %-5s threads=%-2d n=%4d  %7.2f s wall  %6.2f ms/problem  nodes %10llu  mate %4d  exact=record %4d  perfect %4d\n",
-                   name, o.flaws ? "full" : "exact", o.threads, n, t, search_ms / (n ? n : 1), (unsigned long long)nodes,
-                   mate, exact, perfect);
-            fflush(stdout);
-            if (o.threads == 1) one_ms[o.flaws] = search_ms;
-        }
-        free_jobs(jobs, n);
-        int peer_failed = peer && peer_row(peer, name, lines, n, one_ms[0], one_ms[1]) < 0;
-        free_lines(lines, n);
-        if (peer_failed) return EXIT_USAGE;
-    }
-    /* (a run from elsewhere than the repository root measured nothing: not a success) */
-    if (!found) return cli_error("bench", "no problem set found (the paths are relative: run it from the repository root)");
-    return EXIT_OK;
 }
