@@ -79,7 +79,7 @@ void df_set_grow(DfCtx *c, size_t max_mb);
 void df_set_grow_trace(DfCtx *c, int on);
 /* df_set_grow's table has room to grow still. */
 int df_table_can_grow(const DfCtx *c);
-/* The table's size in MiB (what df_new's hash_mb became: a power of two clusters). */
+/* The table's size in MiB (df_new's hash_mb, or what growth made of it). */
 size_t df_table_mb(const DfCtx *c);
 /* The other thread of a shared search asked this one to stop, or df_interrupt ran. */
 int df_stopped(const DfCtx *c);

@@ -48,7 +48,7 @@ long long df_table_save(const DfCtx *c, const char *path, uint64_t tag, char *er
     uint64_t sum = util_fnv1a64(UTIL_FNV_SEED, &tag, 8), count = 0;
     int ok = fputs(TABLE_MAGIC, f) >= 0 && fwrite(&tag, 1, 8, f) == 8 && fwrite(&count, 1, 8, f) == 8;
     size_t fill = 0;
-    for (size_t ci = 0; ok && ci <= c->cmask; ci++) {
+    for (size_t ci = 0; ok && ci < c->nclusters; ci++) {
         /* Each cluster is copied under its lock: a checkpoint runs while a second
          * thread may be storing (a torn entry would be a wrong answer next time). */
         const Cluster *cl = &c->tt[ci];

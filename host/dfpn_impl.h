@@ -91,7 +91,7 @@ typedef struct {
 
 struct DfCtx {
     Cluster *tt;
-    size_t cmask;  /* number of clusters - 1 */
+    size_t nclusters;  /* any number: cluster_of maps a key onto them */
     FutEntry *fut;
     size_t fmask;
     RepEntry *rep;
@@ -146,6 +146,13 @@ struct DfCtx {
  * need and stores write whole entries under it, so neither sees a half-written
  * entry (a torn proof would be a wrong verdict).  Held for a few loads, never two
  * at once. */
+/* The cluster of a key: its high bits scaled to the table (the product's top
+ * word), so a table may have any size, --hash 6144 six gigabytes; a doubling
+ * sends each cluster's keys to the two clusters 2i and 2i + 1. */
+static inline Cluster *cluster_of(const DfCtx *c, uint64_t key) {
+    return &c->tt[(size_t)(((unsigned __int128)key * c->nclusters) >> 64)];
+}
+
 static inline void cl_lock(const DfCtx *c, const Cluster *cl) {
     if (!c->locking) return;
     atomic_flag *f = (atomic_flag *)&cl->lock;

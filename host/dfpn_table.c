@@ -15,13 +15,13 @@ static inline void count_eviction(DfCtx *c) {
     atomic_store_explicit(&c->evicted, atomic_load_explicit(&c->evicted, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
-/* A context on table tt (cmask + 1 clusters) with its own futility and repetition
+/* A context on table tt (nclusters clusters) with its own futility and repetition
  * caches; the stacks come per ply as needed.  On failure tt stays the caller's. */
-static DfCtx *ctx_on(Cluster *tt, size_t cmask, int owns_tt) {
+static DfCtx *ctx_on(Cluster *tt, size_t nclusters, int owns_tt) {
     DfCtx *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->tt = tt;
-    c->cmask = cmask;
+    c->nclusters = nclusters;
     c->owns_tt = owns_tt;
     c->last_ply = 2;
     c->eps_div = DF_EPSILON_DIV;
@@ -36,27 +36,23 @@ static DfCtx *ctx_on(Cluster *tt, size_t cmask, int owns_tt) {
     return c;
 }
 
-/* The clusters of a table of mb MiB: the largest power of two that fits. */
-static size_t clusters_of_mb(size_t mb) {
-    size_t bytes = (mb ? mb : 1) << 20, n = 1;
-    while (n * 2 * sizeof(Cluster) <= bytes) n *= 2;
-    return n;
-}
+/* The clusters of a table of mb MiB (4,096 a MiB). */
+static size_t clusters_of_mb(size_t mb) { return ((mb ? mb : 1) << 20) / sizeof(Cluster); }
 
 DfCtx *df_new(size_t hash_mb) {
     size_t n = clusters_of_mb(hash_mb);
     Cluster *tt = util_alloc_large(n * sizeof(Cluster));
-    DfCtx *c = ctx_on(tt, n - 1, 1);
+    DfCtx *c = ctx_on(tt, n, 1);
     if (!c) util_free_large(tt, n * sizeof(Cluster));
     return c;
 }
 
-DfCtx *df_new_helper(DfCtx *owner) { return ctx_on(owner->tt, owner->cmask, 0); }
+DfCtx *df_new_helper(DfCtx *owner) { return ctx_on(owner->tt, owner->nclusters, 0); }
 
 void df_free(DfCtx *c) {
     if (!c) return;
     for (int i = 0; i < MAXPLY + 4; i++) free(c->frames[i]);
-    if (c->owns_tt) util_free_large(c->tt, (c->cmask + 1) * sizeof(Cluster));
+    if (c->owns_tt) util_free_large(c->tt, c->nclusters * sizeof(Cluster));
     free(c->fut);
     free(c->rep);
     free(c);
@@ -82,7 +78,7 @@ void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
     atomic_store_explicit(&c->evicted, 0, memory_order_relaxed);
     c->rep_stored = 0;
     if (c->gen == 0) {  /* wrapped: really clear */
-        memset(c->tt, 0, (c->cmask + 1) * sizeof(Cluster));
+        memset(c->tt, 0, c->nclusters * sizeof(Cluster));
         memset(c->fut, 0, (c->fmask + 1) * sizeof(FutEntry));
         memset(c->rep, 0, ((size_t)1 << REP_BITS) * sizeof(RepEntry));
         c->gen = 1;
@@ -101,7 +97,7 @@ void df_share_begin(DfCtx *owner, DfCtx *helper, const atomic_int *stop) {
     }
     helper->rep_stored = 0;  /* (wiped above, or of an older generation) */
     helper->tt = owner->tt;  /* (the owner's table may have grown since the last share) */
-    helper->cmask = owner->cmask;
+    helper->nclusters = owner->nclusters;
     helper->grow_max = owner->grow_max;
     helper->grow_trace = owner->grow_trace;
     atomic_store(&helper->evicted, 0);
@@ -145,17 +141,17 @@ void df_share_leave(DfCtx *c) {
 
 void df_set_grow(DfCtx *c, size_t max_mb) {
     c->grow_max = max_mb ? clusters_of_mb(max_mb) : 0;
-    if (c->grow_max && c->grow_max <= c->cmask + 1) c->grow_max = 0;  /* (no room to grow) */
+    if (c->grow_max < 2 * c->nclusters) c->grow_max = 0;  /* (no room to double) */
 }
 
 void df_set_grow_trace(DfCtx *c, int on) { c->grow_trace = on; }
 
-int df_table_can_grow(const DfCtx *c) { return c->grow_max > c->cmask + 1; }
+int df_table_can_grow(const DfCtx *c) { return c->grow_max && c->grow_max >= 2 * c->nclusters; }
 
-size_t df_table_mb(const DfCtx *c) { return (c->cmask + 1) * sizeof(Cluster) >> 20; }
+size_t df_table_mb(const DfCtx *c) { return c->nclusters * sizeof(Cluster) >> 20; }
 
 int tt_put_record(DfCtx *c, uint64_t key, const Entry *e, int evict) {
-    Cluster *cl = &c->tt[key & c->cmask];
+    Cluster *cl = cluster_of(c, key);
     int slot = -1;
     for (int i = 0; i < CLUSTER && slot < 0; i++)
         if (cl->gen[i] != c->gen) slot = i;
@@ -178,9 +174,9 @@ int tt_put_record(DfCtx *c, uint64_t key, const Entry *e, int evict) {
 static void move_into(DfCtx *c, Cluster *tt, size_t n) {
     double t0 = util_now();
     Cluster *old = c->tt;
-    size_t old_n = c->cmask + 1;
+    size_t old_n = c->nclusters;
     c->tt = tt;
-    c->cmask = n - 1;
+    c->nclusters = n;
     atomic_store(&c->evicted, 0);
     for (size_t ci = 0; ci < old_n; ci++)
         for (int i = 0; i < CLUSTER; i++)
@@ -200,8 +196,8 @@ static Cluster *grow_alloc(DfCtx *c, size_t n) {
 }
 
 int tt_grow_now(DfCtx *c) {
-    size_t n = (c->cmask + 1) * 2;
-    Cluster *tt = c->cmask + 1 < c->grow_max ? grow_alloc(c, n) : NULL;
+    size_t n = c->nclusters * 2;
+    Cluster *tt = df_table_can_grow(c) ? grow_alloc(c, n) : NULL;
     if (tt) move_into(c, tt, n);
     return tt != NULL;
 }
@@ -233,14 +229,14 @@ void tt_grow_point(DfCtx *c) {
      * took the table to 8 GB (as many entries as nodes) with no fewer nodes. */
     uint64_t evicted = atomic_load_explicit(&c->evicted, memory_order_relaxed);
     if (s) evicted += atomic_load_explicit(&s->ctx[c->role ^ 1]->evicted, memory_order_relaxed);
-    if (evicted * 8 < (uint64_t)(c->cmask + 1) * CLUSTER || c->cmask + 1 >= c->grow_max) return;
+    if (evicted * 8 < (uint64_t)c->nclusters * CLUSTER || !df_table_can_grow(c)) return;
     if (!s) {
         tt_grow_now(c);
         return;
     }
     int idle = GROW_IDLE;
     if (!atomic_compare_exchange_strong(&s->growing, &idle, GROW_ALLOC)) return;  /* (the other grows it) */
-    size_t n = (c->cmask + 1) * 2;
+    size_t n = c->nclusters * 2;
     Cluster *tt = grow_alloc(c, n);
     if (tt) {
         DfCtx *other = s->ctx[c->role ^ 1];
@@ -248,7 +244,7 @@ void tt_grow_point(DfCtx *c) {
         while (atomic_load(&s->active[other->role]) && !atomic_load(&s->parked[other->role])) {}
         move_into(c, tt, n);
         other->tt = c->tt;
-        other->cmask = c->cmask;
+        other->nclusters = c->nclusters;
         atomic_store(&other->evicted, 0);
     }
     atomic_store(&s->growing, GROW_IDLE);
@@ -307,7 +303,7 @@ void df_set_forbidden(DfCtx *c, const uint64_t *keys, int n) {
 }
 
 double df_hashfull(const DfCtx *c) {
-    size_t used = 0, n = (c->cmask + 1) * CLUSTER, step = n / 4096 + 1, seen = 0;
+    size_t used = 0, n = c->nclusters * CLUSTER, step = n / 4096 + 1, seen = 0;
     for (size_t i = 0; i < n; i += step, seen++) used += c->tt[i / CLUSTER].gen[i % CLUSTER] == c->gen;
     return seen ? (double)used / seen : 0;
 }
@@ -378,7 +374,7 @@ static void borrow_plain(const DfCtx *c, const Position *pos, int mode, int dept
      * rules, and forbidden sets, whose positions the argument's captures and futility
      * witnesses would have to avoid too) */
     int hd = mode == DF_FUTILE && !c->nforbid ? hand_total(pos, c->attacker ^ 1) : -1;
-    const Cluster *cl = &c->tt[key & c->cmask];
+    const Cluster *cl = cluster_of(c, key);
     const Entry *q = cl->e;
     cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++) {
@@ -428,7 +424,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
     uint8_t ah[8], dh[8], ahd[8];
     hands_of(c, pos, mode, ah, dh);
     disproof_floor(c, ah, ahd);
-    const Cluster *cl = &c->tt[key & c->cmask];
+    const Cluster *cl = cluster_of(c, key);
     const Entry *e = cl->e;
     int nomate = -1, nomate_nd = -1, nomate_s = -1;
     /* the attacker hands the nomate, nomate_nd and strict entries hold for */
@@ -504,7 +500,7 @@ void tt_probe(const DfCtx *c, uint64_t key, const Position *pos, int mode, int d
 /* Starts loading the cluster of key into the cache (probes are random accesses,
  * and most of a node's time went into waiting for them one child at a time). */
 static void prefetch_cluster(const DfCtx *c, uint64_t key) {
-    const char *p = (const char *)&c->tt[key & c->cmask];
+    const char *p = (const char *)cluster_of(c, key);
     __builtin_prefetch(p);
 }
 
@@ -553,7 +549,7 @@ void tt_store(DfCtx *c, uint64_t key, const Position *pos, int mode, int depth, 
         TG_ASSERT(r->pn == 0 || hand_ge(r->ph, ah));
         memcpy(ah, r->ph, 8);
     }
-    Cluster *cl = &c->tt[key & c->cmask];
+    Cluster *cl = cluster_of(c, key);
     Entry *e = cl->e, *t = NULL, *work_entry = NULL;
     cl_lock(c, cl);
     for (int i = 0; i < CLUSTER; i++) {

@@ -91,24 +91,46 @@ TEST(dfpn_futile_disproof_without_drops_serves_plain) {
  * entries than a 1 MB table (16,384) holds. */
 #define ZUKO21 "3l+R4/1l1g5/2k1n4/1p+p2s3/4+r+B3/1G1s+p4/9/2N2+p3/9 b BGS2NPgs2l13p 1"
 
+/* --hash MB is what the table gets, not the power of two below it (--hash 6144 was
+ * 4 GB before), and a growing table doubles from there while it stays under its cap. */
+TEST(dfpn_table_takes_any_size) {
+    DfCtx *c = df_new(3);
+    Position p = test_load(ZUKO21);
+    CHECK(c && df_table_mb(c) == 3);
+    df_set_grow(c, 13);  /* 3, 6, 12 */
+    df_begin(c, BLACK, 0, 0);
+    DfResult r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
+    CHECK(r.result == DF_PROVEN && r.len >= 25 && r.len % 2);
+    CHECK(df_table_mb(c) == 12 && !df_table_can_grow(c));
+    df_free(c);
+    DfCtx *d = df_new(100);
+    CHECK(d && df_table_mb(d) == 100);
+    df_set_grow(d, 150);  /* (no room to double) */
+    CHECK(!df_table_can_grow(d));
+    df_free(d);
+}
+
 /* A growing table (solve's lone problem) doubles as its stores evict, never past its
  * cap, and moves what it holds: the same root searched again is answered from the
- * table after the growths, and the proof is the one a large fixed table finds. */
+ * table after the growths with the proof it found. */
 TEST(dfpn_table_grows_up_to_its_cap_and_keeps_entries) {
     DfCtx *c = df_new(1), *fixed = df_new(64);
     Position p = test_load(ZUKO21), q = p;
     CHECK(c && fixed && df_table_mb(c) == 1);
-    df_set_grow(c, 6);  /* (a power of two below: 4 MB at most) */
+    df_set_grow(c, 6);  /* (doublings: 4 MB at most) */
     df_begin(c, BLACK, 0, 0);
     DfResult r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
     df_begin(fixed, BLACK, 0, 0);
     DfResult f = df_search(fixed, &q, DF_MAX_DEPTH, DF_PLAIN);
-    CHECK(r.result == DF_PROVEN && f.result == DF_PROVEN && r.len == f.len);
+    /* (a first search proves a mate, not the shortest: which one depends on what the
+     * table held, 27 or 29 plies here; Zuko 21 is 25 under the futile rule) */
+    CHECK(r.result == DF_PROVEN && f.result == DF_PROVEN && r.len >= 25 && r.len % 2 && f.len >= 25 && f.len % 2);
     CHECK(df_table_mb(c) == 4 && !df_table_can_grow(c));
     CHECK(df_nodes(c) > 100000);
+    int first_len = r.len;
     df_begin_keep(c, BLACK, 0, 0);
     r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
-    CHECK(r.result == DF_PROVEN && r.len == f.len && df_nodes(c) < 1000);
+    CHECK(r.result == DF_PROVEN && r.len == first_len && df_nodes(c) < 1000);
     /* a fixed table never grows */
     CHECK(df_table_mb(fixed) == 64 && !df_table_can_grow(fixed));
     df_free(c);

@@ -588,7 +588,7 @@ def found_line():
     mate_line."""
     z21 = record_sfen("zukou-021")
     with tempfile.TemporaryDirectory() as kif_dir:
-        p = subprocess.run([EXE, "solve", "--threads", "1", "--hash", "1", "--nodes", "600000", "--no-flaws",
+        p = subprocess.run([EXE, "solve", "--threads", "1", "--hash", "1", "--nodes", "1500000", "--no-flaws",
                             "--trace", "--kif", kif_dir, z21], capture_output=True, text=True)
         r = json.loads(p.stdout) if p.returncode == 0 else {}
         line = r.get("mate_line", [])
@@ -603,7 +603,7 @@ def found_line():
         repair = re.search(r"trace: the mate found: (\d+) plies \(0: lost\), (\d+) nodes", p.stderr)
         check(ok and r.get("result") == "mate" and r.get("length_exact") is False and r.get("pv") == [] and
               len(line) <= r.get("length", 0) and repair and int(repair.group(1)) == len(line) and
-              int(repair.group(2)) > 0, "mate_line, zuko 21 at 600,000 nodes: %s %s" % (p.stdout[:600], p.stderr[-300:]))
+              int(repair.group(2)) > 0, "mate_line, zuko 21 at 1,500,000 nodes: %s %s" % (p.stdout[:600], p.stderr[-300:]))
         kif = os.path.join(kif_dir, "0001.kif")
         back = subprocess.run([EXE, "sfen", kif], capture_output=True, text=True) if os.path.exists(kif) else None
         words = back.stdout.split() if back and back.returncode == 0 else []
