@@ -120,7 +120,6 @@ const char USAGE_SOLVE[] =
     "Exit status: 0, 2 if an input was rejected (its line has \"result\":\"error\"),\n"
     "130 after Ctrl-C.\n";
 
-
 void job_prepare(Job *j, const SolveOpts *o) {
     j->ok = 0;
     if (j->given_err) { snprintf(j->err, sizeof j->err, "%s", j->given_err); return; }

@@ -142,10 +142,6 @@ struct DfCtx {
     uint64_t progress_mask;
 };
 
-/* A cluster's spin lock while two threads share the table: probes copy what they
- * need and stores write whole entries under it, so neither sees a half-written
- * entry (a torn proof would be a wrong verdict).  Held for a few loads, never two
- * at once. */
 /* The cluster of a key: its high bits scaled to the table (the product's top
  * word), so a table may have any size, --hash 6144 six gigabytes; a doubling
  * sends each cluster's keys to the two clusters 2i and 2i + 1. */
@@ -153,6 +149,10 @@ static inline Cluster *cluster_of(const DfCtx *c, uint64_t key) {
     return &c->tt[(size_t)(((unsigned __int128)key * c->nclusters) >> 64)];
 }
 
+/* A cluster's spin lock while two threads share the table: probes copy what they
+ * need and stores write whole entries under it, so neither sees a half-written
+ * entry (a torn proof would be a wrong verdict).  Held for a few loads, never two
+ * at once. */
 static inline void cl_lock(const DfCtx *c, const Cluster *cl) {
     if (!c->locking) return;
     atomic_flag *f = (atomic_flag *)&cl->lock;

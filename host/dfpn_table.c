@@ -146,7 +146,7 @@ void df_set_grow(DfCtx *c, size_t max_mb) {
 
 void df_set_grow_trace(DfCtx *c, int on) { c->grow_trace = on; }
 
-int df_table_can_grow(const DfCtx *c) { return c->grow_max && c->grow_max >= 2 * c->nclusters; }
+int df_table_can_grow(const DfCtx *c) { return c->grow_max >= 2 * c->nclusters; }
 
 size_t df_table_mb(const DfCtx *c) { return c->nclusters * sizeof(Cluster) >> 20; }
 

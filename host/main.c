@@ -34,7 +34,8 @@ static size_t usage_section(const char *usage, const char *cmd, const char *sub,
     char plain[96], optional[96];
     snprintf(plain, sizeof plain, "usage: tsumegen %s %s ", cmd, sub);
     snprintf(optional, sizeof optional, "usage: tsumegen %s [%s] ", cmd, sub);
-    for (const char *line = usage; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line)) {
+    for (const char *line = usage; line; line = strchr(line, '\n')) {
+        if (*line == '\n') line++;
         if (strncmp(line, plain, strlen(plain)) && strncmp(line, optional, strlen(optional))) continue;
         const char *end = strstr(line + 1, "\nusage: tsumegen ");
         *start = line;
