@@ -22,34 +22,60 @@
  * on), each search capped here */
 #define SETTLE_AHEAD_MIN_PLIES 37
 #define SETTLE_AHEAD_CAP 16000000
+/* ... at the attacker nodes of the line's first this many plies (see settle_ahead) */
+#define SETTLE_AHEAD_PLIES 6
 /* a walk step's settling searches may take this many times the node cap of its
  * query's round (see walk_step) */
 #define SETTLE_CAP_RATIO 16
 
-static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops,
-                      uint64_t *repair);
+/* the nodes that the walk's line may spend proving again the entries a table lost
+ * (its own and those of the defences it weighs; see line_new) */
+#define LINE_REPAIR_NODES 1000000
 
-/* Defender drops on the plain line from pos (an attacker node, plain length len). */
-static int line_drops(DfCtx *c, const Position *pos, int len) {
+/* plain_line's budget for proving lost entries again: nodes left, and the deadline
+ * (0: none) */
+typedef struct {
+    uint64_t left;
+    double deadline;
+} Repair;
+
+static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops,
+                      Repair *repair);
+
+/* A defence's weight on the walk's line: its length less two plies per defender
+ * drop on its plain line from pos (an attacker node, plain length len).  The length
+ * is that of the line itself where it ends in mate: a stored plain length is only
+ * the bound of the proof that the search happened to find, and a loose one took
+ * the walk into a short defence (Zuko 4 grown from 32 MB: 3d4c stored 41, 45 in a
+ * fixed 256 MB table, its line mates in 21; the longest defence 4d3e, 39). */
+static int line_weight(DfCtx *c, const Position *pos, int len, Repair *repair) {
     Move pv[TS_MAX_PV];
     int len_at[TS_MAX_PV], drops = 0;
-    int n = plain_line(c, pos, len, pv, len_at, TS_MAX_PV, 0, NULL);
+    int n = plain_line(c, pos, len, pv, len_at, TS_MAX_PV, 0, repair);
     for (int i = 1; i < n; i += 2) drops += move_is_drop(pv[i]);
-    return drops;
+    if (n % 2 == 1 && n < len) {
+        Position end = *pos;
+        for (int i = 0; i < n; i++) {
+            Undo u;
+            pos_do_move(&end, pv[i], &u);
+        }
+        if (in_check(&end) && !has_legal_move(&end)) len = n;
+    }
+    return len - 2 * drops;
 }
 
 /* plain_line's repair: pos (a child on the line) proved again within depth by a
  * plain search of the nodes *left, which it spends.  Cheap entries are the first
  * the table replaces: after Zuko 8's first search (56 M nodes) the line stopped
  * at ply 7, where a defence was mated in one. */
-static DfResult line_repair(DfCtx *c, Position *pos, int depth, uint64_t *left) {
+static DfResult line_repair(DfCtx *c, Position *pos, int depth, Repair *repair) {
     DfResult r = {DF_UNKNOWN, 0, 0, MOVE_NONE};
-    if (!*left || df_stopped(c)) return r;
+    if (!repair->left || df_stopped(c) || (repair->deadline > 0 && df_now() >= repair->deadline)) return r;
     uint64_t n0 = df_nodes(c);
-    df_set_limits(c, n0 + *left, 0);
+    df_set_limits(c, n0 + repair->left, repair->deadline);
     r = df_search(c, pos, depth, DF_PLAIN);
     uint64_t used = df_nodes(c) - n0;
-    *left = used < *left ? *left - used : 0;
+    repair->left = used < repair->left ? repair->left - used : 0;
     return r;
 }
 
@@ -60,13 +86,13 @@ static DfResult line_repair(DfCtx *c, Position *pos, int depth, uint64_t *left) 
  * often futile, and each adds two plies that the futile rule does not count, so
  * the longest plain defence can be a short one under the rule: Zuko 4's plain line
  * runs the king west behind four pawn drops (plain 40 after 3d4c) and the walk
- * stalled at ply 2.  So a defence scores its plain length less two plies per
- * defender drop (its own and those on its plain line); measured: Zuko 4 exact in
- * 32-38 s on two threads, 62-115 s without.  repair (NULL: none): nodes left for
+ * stalled at ply 2.  So a defence scores its length less two plies per defender
+ * drop (its own and those on its plain line: line_weight); measured: Zuko 4 exact
+ * in 32-38 s on two threads, 62-115 s without.  repair (NULL: none): nodes left for
  * proving again, within the bound, a child whose proof the table lost (see
  * line_repair); at an attacker node, the check that its own proof entry names. */
 static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops,
-                      uint64_t *repair) {
+                      Repair *repair) {
     Position pos = *root;
     MoveList *ml = malloc(sizeof *ml);
     if (!ml) return 0;
@@ -84,7 +110,7 @@ static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_
             if (r.result != DF_PROVEN && !is_or && repair) r = line_repair(c, &pos, len - 1, repair);
             int score = r.len;
             if (r.result == DF_PROVEN && !is_or && weigh_drops)
-                score -= 2 * (line_drops(c, &pos, r.len) + move_is_drop(ml->moves[i]));
+                score = line_weight(c, &pos, r.len, repair) - 2 * move_is_drop(ml->moves[i]);
             pos_undo_move(&pos, ml->moves[i], &u);
             if (r.result != DF_PROVEN) {
                 if (!is_or) { best = MOVE_NONE; break; }
@@ -120,9 +146,9 @@ static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_
 
 int found_mate_line(DfCtx *c, const Position *root, int U, uint64_t repair_nodes, Move *pv, int max) {
     int len_at[TS_MAX_PV];
-    uint64_t left = repair_nodes;
+    Repair repair = {repair_nodes, 0};
     if (max > TS_MAX_PV) max = TS_MAX_PV;
-    int n = plain_line(c, root, U, pv, len_at, max, 0, &left);
+    int n = plain_line(c, root, U, pv, len_at, max, 0, &repair);
     /* a line, not a proof: it stands only if it ends with the defender mated */
     Position pos = *root;
     for (int i = 0; i < n; i++) {
@@ -259,12 +285,26 @@ typedef struct {
     Position at[TS_MAX_PV];
 } Line;
 
-/* The main line of root from the table (plain length ub); NULL when out of memory. */
-static Line *line_new(DfCtx *c, const Position *root, int ub) {
+/* The main line of root from the table (plain length ub); NULL when out of memory.
+ * Entries the table lost are proved again, LINE_REPAIR_NODES in all (within b):
+ * a table that grew from 32 MB had lost most of the first plain proof, and the
+ * walk then started from ply 2 of Zuko 6's 81 (stopped at 60 s) and weighed
+ * Zuko 4's defences by lines cut short. */
+static Line *line_new(DfCtx *c, const Budget *b, const Position *root, int ub) {
     Line *l = malloc(sizeof *l);
     if (!l) return NULL;
-    l->n = plain_line(c, root, ub, l->pv, l->len_at, TS_MAX_PV - 1, 1, NULL);
+    Repair repair = {LINE_REPAIR_NODES, b->deadline};
+    if (b->nodes) {
+        uint64_t room = b->nodes > df_nodes(c) ? b->nodes - df_nodes(c) : 0;
+        if (room < repair.left) repair.left = room;
+    }
+    l->n = plain_line(c, root, ub, l->pv, l->len_at, TS_MAX_PV - 1, 1, &repair);
+    df_set_limits(c, b->nodes, b->deadline);  /* (the repair's were its own) */
     l->at[0] = *root;
+    if (l->n == 0) {  /* no line in the table: the root alone */
+        l->len_at[0] = ub;
+        l->pv[0] = MOVE_NONE;
+    }
     for (int i = 0; i < l->n; i++) {
         Undo u;
         l->at[i + 1] = l->at[i];
@@ -281,17 +321,11 @@ static Line *line_new(DfCtx *c, const Position *root, int ub) {
  * plies; the walk proves it.  It is only as good as the line: where the plain line's
  * defences are futile drops or not the longest (Zuko 4, the records that are not the
  * longest defence) the top-down query has to find the longest defence itself.  At
- * most `nodes` more nodes (0: no cap).  Returns the root's exact length, -2 when
- * stopped. */
-static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, uint64_t nodes) {
-    Line *l = line_new(c, root, ub);
+ * most `nodes` more nodes (0: no cap).  walk_at (NULL: none) is told each attacker
+ * ply the walk starts.  Returns the root's exact length, -2 when stopped. */
+static int walk_line(DfCtx *c, const Budget *b, Line *l, uint64_t nodes, atomic_int *walk_at) {
     int e = -2;
     uint64_t walk_end = nodes ? df_nodes(c) + nodes : 0;
-    if (!l) return e;
-    if (l->n == 0) {  /* no line in the table: the root alone */
-        l->len_at[0] = ub;
-        l->pv[0] = MOVE_NONE;
-    }
     if (b->trace) {
         char line[TS_MAX_PV * 7 + 1] = "";
         size_t at = 0;
@@ -306,6 +340,7 @@ static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, u
         Position p = l->at[k];
         uint64_t n0 = df_nodes(c);
         double t0 = df_now();
+        if (walk_at) atomic_store(walk_at, k);
         e = walk_step(c, b, walk_end, &p, l->pv[k], l->len_at[k]);
         char mv[8] = "-", val[24] = "stopped";
         if (l->n) move_format(l->pv[k], mv);
@@ -314,6 +349,14 @@ static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, u
                    mega(df_nodes(c) - n0), df_now() - t0);
         if (e < 0) break;
     }
+    return e;
+}
+
+/* walk_line along root's main line (plain length ub), found here */
+static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, uint64_t nodes) {
+    Line *l = line_new(c, b, root, ub);
+    if (!l) return -2;
+    int e = walk_line(c, b, l, nodes, NULL);
     free(l);
     return e;
 }
@@ -323,41 +366,54 @@ static int walk_exact(DfCtx *c, const Budget *b, const Position *root, int ub, u
  * that the walking thread finds the long plain no-mates it needs in the table
  * instead of racing its own query against them (Zuko 6, ply 8: the query's stopped
  * rounds cost 15 M nodes before the settling of 5a4a, 8.2 M, landed).  From the root
- * forward, while the walk comes from the end back: the two threads meet instead of
- * settling the same nodes twice (Zuko 6 on two threads 30-33 s, against 55-56 s
- * from the end back with the settling that now finishes in the walk itself). */
-static void settle_ahead(DfCtx *c, const Budget *b, const Position *root, int ub, uint64_t cap) {
-    Line *l = line_new(c, root, ub);
-    for (int k = 0; l && k < l->n && !out_of_budget(c, b); k += 2)
-        settle_alternatives(c, b, &l->at[k], l->pv[k], l->len_at[k], cap, 0);
+ * forward, while the walk comes from the end back (walk_at: its attacker ply now),
+ * never past it (Zuko 6 on two threads 30-33 s, against 55-56 s from the end back
+ * with the settling that now finishes in the walk itself).  Only the first
+ * SETTLE_AHEAD_PLIES plies, where the walk's queries carry the largest bounds:
+ * deeper, the walk's own query mostly needs no settling, and bottom up waits on
+ * this thread.  Zuko 1 with its whole 71-ply line: ply 28's settling took 12 M
+ * nodes (26 s) where the walk's query took 0.44 M, and bottom up, whose exact 69
+ * takes ~8 s, came too late (46 s in all, against 23 s with six plies; Zuko 6
+ * settles plies 0 and 2 only in either case). */
+static void settle_ahead(DfCtx *c, const Budget *b, Line *l, uint64_t cap, atomic_int *walk_at) {
+    uint64_t n0 = df_nodes(c);
+    double t0 = df_now();
+    int k = 0;
+    for (; k < l->n && k < SETTLE_AHEAD_PLIES && k <= atomic_load(walk_at) && !out_of_budget(c, b); k += 2) {
+        Position z = l->at[k];  /* (the walk reads the line's positions meanwhile) */
+        settle_alternatives(c, b, &z, l->pv[k], l->len_at[k], cap, 0);
+    }
+    trace_step(b, "settled ahead up to ply %d: %.2f M nodes, %.1f s", k, mega(df_nodes(c) - n0), df_now() - t0);
     df_set_limits(c, b->nodes, b->deadline);
-    free(l);
 }
 
 /* Two threads on one table: the owner asks df_exact_or(pos, ub) bottom up (with
- * PAIR_WALK after settle_ahead) while the helper, on a copy of pos, walks the main
- * line (walk_exact, PAIR_WALK) or splits the last bound by root check
- * (split_last_bound, PAIR_SPLIT); the owner's end stops the helper, a walk's exact
- * answer stops the owner.  Returns -3 when the runtime gave
- * one thread only, else the owner's df_exact_or (its *lb set); *walk_L the walk's. */
+ * PAIR_WALK after settle_ahead) while the helper walks the main line (walk_line,
+ * PAIR_WALK; the line found once, before both, so that they work on the same one)
+ * or splits the last bound by root check (split_last_bound, PAIR_SPLIT); the
+ * owner's end stops the helper, a walk's exact answer stops the owner.  Returns -3
+ * when the runtime gave one thread only (or no memory for the line), else the
+ * owner's df_exact_or (its *lb set); *walk_L the walk's. */
 enum { PAIR_WALK, PAIR_SPLIT };
 static int pair_run(DfCtx *c, DfCtx *h, int kind, Position *pos, int ub, int *lb, const Budget *b, int *walk_L) {
 #ifdef _OPENMP
-    atomic_int stop = 0;
+    atomic_int stop = 0, walk_at = INT_MAX;
     int L = -2, pair = 0;
-    Position hpos = *pos;
     *walk_L = -2;
+    Line *l = kind == PAIR_WALK ? line_new(c, b, pos, ub) : NULL;
+    if (kind == PAIR_WALK && !l) return -3;
+    Position hpos = *pos;
     df_share_begin(c, h, &stop);
 #pragma omp parallel num_threads(2)
     {
         if (omp_get_num_threads() == 2) {
             if (omp_get_thread_num() == 0) {
                 pair = 1;
-                if (kind == PAIR_WALK && ub >= SETTLE_AHEAD_MIN_PLIES) settle_ahead(c, b, pos, ub, SETTLE_AHEAD_CAP);
+                if (kind == PAIR_WALK && ub >= SETTLE_AHEAD_MIN_PLIES) settle_ahead(c, b, l, SETTLE_AHEAD_CAP, &walk_at);
                 L = df_stopped(c) ? -2 : df_exact_or(c, pos, ub, lb);
                 atomic_store(&stop, 1);
             } else if (kind == PAIR_WALK) {
-                *walk_L = walk_exact(h, b, &hpos, ub, 0);
+                *walk_L = walk_line(h, b, l, 0, &walk_at);
                 if (*walk_L > 0) atomic_store(&stop, 1);
             } else {
                 split_last_bound(h, &hpos, ub - 2, b->deadline);
@@ -366,6 +422,7 @@ static int pair_run(DfCtx *c, DfCtx *h, int kind, Position *pos, int ub, int *lb
         }
     }
     df_share_end(c, h, b->nodes, b->deadline);
+    free(l);
     return pair ? L : -3;
 #else
     (void)c; (void)h; (void)kind; (void)pos; (void)ub; (void)lb; (void)b; (void)walk_L;
