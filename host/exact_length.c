@@ -42,6 +42,18 @@ typedef struct {
 static int plain_line(DfCtx *c, const Position *root, int U, Move *pv, int *len_at, int max, int weigh_drops,
                       Repair *repair);
 
+/* Whether the n moves of pv from root end with the defender mated (a line read from
+ * the table is not a proof: it may stop short, where an entry is missing). */
+static int line_mates(const Position *root, const Move *pv, int n) {
+    if (n % 2 == 0) return 0;
+    Position pos = *root;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        pos_do_move(&pos, pv[i], &u);
+    }
+    return in_check(&pos) && !has_legal_move(&pos);
+}
+
 /* A defence's weight on the walk's line: its length less two plies per defender
  * drop on its plain line from pos (an attacker node, plain length len).  The length
  * is that of the line itself where it ends in mate: a stored plain length is only
@@ -53,14 +65,7 @@ static int line_weight(DfCtx *c, const Position *pos, int len, Repair *repair) {
     int len_at[TS_MAX_PV], drops = 0;
     int n = plain_line(c, pos, len, pv, len_at, TS_MAX_PV, 0, repair);
     for (int i = 1; i < n; i += 2) drops += move_is_drop(pv[i]);
-    if (n % 2 == 1 && n < len) {
-        Position end = *pos;
-        for (int i = 0; i < n; i++) {
-            Undo u;
-            pos_do_move(&end, pv[i], &u);
-        }
-        if (in_check(&end) && !has_legal_move(&end)) len = n;
-    }
+    if (n < len && line_mates(pos, pv, n)) len = n;
     return len - 2 * drops;
 }
 
@@ -149,13 +154,7 @@ int found_mate_line(DfCtx *c, const Position *root, int U, uint64_t repair_nodes
     Repair repair = {repair_nodes, 0};
     if (max > TS_MAX_PV) max = TS_MAX_PV;
     int n = plain_line(c, root, U, pv, len_at, max, 0, &repair);
-    /* a line, not a proof: it stands only if it ends with the defender mated */
-    Position pos = *root;
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        pos_do_move(&pos, pv[i], &u);
-    }
-    return n % 2 == 1 && in_check(&pos) && !has_legal_move(&pos) ? n : 0;
+    return line_mates(root, pv, n) ? n : 0;  /* (a line, not a proof) */
 }
 
 typedef struct {
