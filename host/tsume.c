@@ -559,7 +559,7 @@ static int solve_bounded(DfCtx *c, DfCtx *h, const TsOptions *o, TsAnswer *a, Po
         return L;
     }
     a->length_lb = L == ub ? ub : lb;
-    if (L == ub) add_note(a, "no_mate_within: no mate of at most %d plies (proved)%s", "", ub - 2);
+    if (L == ub) add_note(a, "no_mate_within: no mate of at most %d pl%s (proved)", ub - 2 == 1 ? "y" : "ies", ub - 2);
     return 0;
 }
 

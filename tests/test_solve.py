@@ -833,6 +833,11 @@ def max_length():
         r = solve([line], "--max-length", "11")
         check(r and r[0]["result"] == "unknown" and r[0].get("length_lb") == 13,
               "max-length 11, 13-ply problem alone: %s" % json.dumps(r)[:300])
+    # the smallest bound: the note says "1 ply", not "1 plies"
+    r = solve([record_sfen("zukou-001")], "--max-length", "2")
+    check(r and r[0]["result"] == "unknown" and r[0].get("length_lb") == 3
+          and "no_mate_within: no mate of at most 1 ply (proved)" in r[0]["notes"],
+          "max-length 2, Zuko 1: %s" % json.dumps(r)[:300])
     r = solve(["4k4/9/9/9/9/9/9/9/9 b P 1"], "--max-length", "9")
     check(r and r[0]["result"] == "unknown" and r[0].get("length_lb") == 11,
           "max-length on a position with no mate: %s" % json.dumps(r)[:300])
