@@ -222,14 +222,18 @@ static int move_line(Game *g, const Position *cur, const char *s, char usi[8], i
     while (*s == ' ') s++;
     int num = 0;
     const char *digits = s;
-    while (*s >= '0' && *s <= '9') num = num * 10 + *s++ - '0';
+    for (; *s >= '0' && *s <= '9'; s++)
+        if (num <= 100000) num = num * 10 + *s - '0';  /* capped: any number this big is wrong (fuzzer: 21 eights overflowed) */
+    int ndigits = (int)(s - digits);
     if (s == digits) return 0;  /* no move number: not a move line ("  まで21手で詰み") */
     while (*s == ' ') s++;
     if (eat(&s, RESULTS, (int)(sizeof RESULTS / sizeof RESULTS[0])) >= 0) {
         g->done = 1;
         return 0;
     }
-    if (num != g->nmoves + 1) return fail(err, errlen, line, "move number %d, expected %d", num, g->nmoves + 1);
+    if (num != g->nmoves + 1)
+        return fail(err, errlen, line, "move number %.*s, expected %d", ndigits < 24 ? ndigits : 24, digits,
+                    g->nmoves + 1);
     if (g->nmoves == 1024) return fail(err, errlen, line, "more than 1024 moves");
     int tf, tr;
     if (eat(&s, (const char *const[]){"同", "仝"}, 2) >= 0) {

@@ -170,6 +170,9 @@ def bad_input(tmp):
         ("illegal move", BOARD.format(white="残り全部", black="金") + "手数----\n   1 ５五金打\n   2 ５四王(12)\n", "line 17"),
         ("bad piece", BOARD.format(white="残り全部", black="金").replace("v桂", "v猫"), "line 4"),
         ("move number", BOARD.format(white="残り全部", black="金") + "手数----\n   2 ２二金打\n", "move number 2"),
+        # (the number is read whole: 21 digits once overflowed an int, found by the fuzzer)
+        ("huge move number", BOARD.format(white="残り全部", black="金") + "手数----\n   888888888888888888888 ２二金打\n",
+         "move number 888888888888888888888, expected 1"),
         ("short board", "\n".join(BOARD.format(white="", black="").splitlines()[:8]) + "\n+---------------------------+\n", "not complete"),
         ("no diagram", "手数----指手\n   1 ７六歩(77)\n", "no board diagram"),
         ("handicap", "手合割：香落ち\n手数----指手\n   1 ３四歩(33)\n", "a handicap without a board diagram"),
