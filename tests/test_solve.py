@@ -429,7 +429,7 @@ def trace():
           "--trace: rc %d %s %s" % (p.returncode, p.stdout[:200], p.stderr[-600:]))
     check("trace:" not in quiet.stderr and json.loads(quiet.stdout)["length"] == 51,
           "no trace without --trace: " + quiet.stderr[:300])
-    # a node limit inside the walk (its plain mate takes ~30 K nodes, the exact 51 ~55 K):
+    # a node limit inside the walk (its plain mate takes ~30 K nodes, the whole answer ~91 K):
     # the step says stopped, with no value
     p = subprocess.run(base + ["--nodes", "40000", "--trace", z22], capture_output=True, text=True)
     r = json.loads(p.stdout) if p.returncode == 0 else {}
