@@ -297,7 +297,9 @@ static Line *line_new(DfCtx *c, const Budget *b, const Position *root, int ub) {
         uint64_t room = b->nodes > df_nodes(c) ? b->nodes - df_nodes(c) : 0;
         if (room < repair.left) repair.left = room;
     }
+    uint64_t n0 = df_nodes(c);
     l->n = plain_line(c, root, ub, l->pv, l->len_at, TS_MAX_PV - 1, 1, &repair);
+    trace_step(b, "line_new: %d plies, %.2f M nodes", l->n, mega(df_nodes(c) - n0));
     df_set_limits(c, b->nodes, b->deadline);  /* (the repair's were its own) */
     l->at[0] = *root;
     if (l->n == 0) {  /* no line in the table: the root alone */
