@@ -4,6 +4,9 @@
   python3 benchmarks/tsume_ref_fuzz.py random SEED COUNT [BOUND] [NODES]
       COUNT random tsume-like positions (test_oracle's generator, SEED): lengths up to
       BOUND (default 7), then 余詰 and main lines of the mates found
+  python3 benchmarks/tsume_ref_fuzz.py incheck SEED COUNT [BOUND] [NODES]
+      the same with the attacker (side to move) in check: about 45 s of generation
+      a thousand positions
   python3 benchmarks/tsume_ref_fuzz.py shogiboardq [NODES]
       every ShogiBoardQ problem spoiled (near misses), five times the suite's replies,
       and the gifts of all 3-, 5-, 7-ply and 500 11-ply problems (余詰, main lines)
@@ -32,17 +35,17 @@ def run(label, fn, *args):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("random", "shogiboardq"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("random", "incheck", "shogiboardq"):
         sys.exit(__doc__)
     T.MAIN_LINES = 1 << 30
-    if sys.argv[1] == "random":
+    if sys.argv[1] in ("random", "incheck"):
         if len(sys.argv) < 4:
             sys.exit(__doc__)
         seed, count = int(sys.argv[2]), int(sys.argv[3])
         bound = int(sys.argv[4]) if len(sys.argv) > 4 else 7
         T.NODE_LIMIT = int(sys.argv[5]) if len(sys.argv) > 5 else 40000
         n, mates, futile, undecided = run("lengths (decided, mates, futile drops, undecided)",
-                                          T.compare, T.random_candidates(count, seed, bound))
+                                          T.compare, T.random_candidates(count, seed, bound, sys.argv[1] == "incheck"))
         run("余詰 (mates analysed, alternatives, decided, 余詰)", T.yozume, mates)
     else:
         T.NODE_LIMIT = int(sys.argv[2]) if len(sys.argv) > 2 else 40000

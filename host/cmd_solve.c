@@ -124,7 +124,6 @@ void job_prepare(Job *j, const SolveOpts *o) {
     j->ok = 0;
     if (j->given_err) { snprintf(j->err, sizeof j->err, "%s", j->given_err); return; }
     if (sfen_parse(j->text, &j->pos, o->strict, j->err, sizeof j->err)) return;
-    if (in_check(&j->pos)) { snprintf(j->err, sizeof j->err, "the side to move is in check"); return; }
     if (j->pos.king_sq[j->pos.side ^ 1] == SQ_NONE) { snprintf(j->err, sizeof j->err, "the defender has no king"); return; }
     if (j->moves) {
         Position q = j->pos;  /* (the moves are split in place: they are read only here) */
@@ -134,7 +133,6 @@ void job_prepare(Job *j, const SolveOpts *o) {
         if (o->apply_moves) {
             j->pos = q;
             j->nrec = 0;
-            if (in_check(&j->pos)) { snprintf(j->err, sizeof j->err, "the side to move is in check after the moves"); return; }
         }
     }
     j->ok = 1;

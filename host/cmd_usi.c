@@ -227,7 +227,6 @@ static void set_position(Usi *u, char *args) {
     } else {
         int played;
         if (sfen_play_moves(&p, moves, NULL, 0, &played, err, sizeof err)) snprintf(u->pos_err, sizeof u->pos_err, "position: %s", err);
-        if (!u->pos_err[0] && in_check(&p)) snprintf(u->pos_err, sizeof u->pos_err, "position: the side to move (the attacker) is in check");
         if (!u->pos_err[0] && p.king_sq[p.side ^ 1] == SQ_NONE)
             snprintf(u->pos_err, sizeof u->pos_err, "position: the defender (the side not to move) has no king");
     }

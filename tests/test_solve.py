@@ -801,6 +801,30 @@ def superiority_disproof():
     check(ok, "zuko 6, 20,000 nodes: rc %d %s %s" % (p.returncode, p.stdout[:200], p.stderr[-300:]))
 
 
+def attacker_in_check():
+    """TSUME_RULES.md rejects the side NOT to move in check, so a start with the
+    attacker in check is a problem whose every first move must both answer that
+    check and give one (until 2026-12-05 solve refused it).  Three such starts, their
+    answers confirmed by tsume_ref (test_tsume_ref's "attacker in check" group runs
+    60 random ones): 6a8c+ closes the bishop's line to the attacker's king on 6e and
+    uncovers the rook on the king in 7a (mate in 1, perfect); 1e1c+ takes the knight
+    that checks 2e (mate in 3, a lance and a pawn left over); and the king in 5i,
+    checked by a rook next to it, has no checking reply at all (no mate)."""
+    cases = [("2kBR4/b2pRP3/2Ggsg3/n8/3K5/9/9/9/9 b g3s3n4l16p 1", 1, ["6a8c+"], True, []),
+             ("8G/5SR2/6Skn/9/5N1KR/5S1N1/9/9/9 b NLP2b3gs3l17p 1", 3, ["1e1c+", "2c1c", "3b1b+"], False, ["leftover"])]
+    with tempfile.TemporaryDirectory() as kif_dir:
+        res = solve([c[0] for c in cases] + ["4k4/9/9/9/9/9/9/4r4/4K4 b G 1"], "--verify", "--kif", kif_dir)
+        for (sfen, n, pv, perfect, flaws), r in zip(cases, res):
+            check(r["result"] == "mate" and r["length"] == n and r["pv"] == pv and r["perfect"] is perfect
+                  and r["flaws"] == flaws and r.get("verified") is True,
+                  "attacker in check, %s: %s" % (sfen, json.dumps(r)[:300]))
+        check(len(res) == 3 and res[2]["result"] == "nomate", "attacker in check with no checking reply: %s" % res[2:])
+        kif = os.path.join(kif_dir, "0001.kif")
+        back = subprocess.run([EXE, "sfen", kif], capture_output=True, text=True) if os.path.exists(kif) else None
+        check(back is not None and back.returncode == 0 and back.stdout.split()[-2:] == ["moves", "6a8c+"],
+              "--kif of an attacker-in-check problem: %s" % (back.stdout[:300] if back else "no file"))
+
+
 def max_length():
     """--max-length N (bottom up only, no unbounded search): a problem of length L gives
     the same full answer (mate L, perfect, proof checked) for N >= L and, for N < L,
@@ -855,6 +879,7 @@ def main():
     table_growth()
     superiority_disproof()
     max_length()
+    attacker_in_check()
     tied_lines()
     yozume_list_cut()
     promotion_ties()

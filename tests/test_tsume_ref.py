@@ -171,9 +171,12 @@ def _hand_str(bh, wh):
     return out or "-"
 
 
-def random_candidates(count, seed=20261127, bound=7):
+def random_candidates(count, seed=20261127, bound=7, attacker_in_check=False):
     """Random tsume-like positions (test_oracle's generator: attacker king sometimes
-    present, White attacking a fifth of the time) that are legal and have a check."""
+    present, White attacking a fifth of the time) that are legal and have a check;
+    with the attacker (side to move) in check or not, as asked.  One generated
+    position in about 500 has the attacker in check with a check to answer it
+    (legal under TSUME_RULES.md, which rejects only the side not to move in check)."""
     from test_oracle import gen_candidate
     rng, out = random.Random(seed), []
     while len(out) < count:
@@ -181,7 +184,7 @@ def random_candidates(count, seed=20261127, bound=7):
         if bad:
             continue
         b = cshogi.Board(full)
-        if b.is_check():  # (tsumegen rejects an attacker in check)
+        if b.is_check() != attacker_in_check:
             continue
         checks = 0
         for m in list(b.legal_moves):
@@ -189,7 +192,7 @@ def random_candidates(count, seed=20261127, bound=7):
             checks += b.is_check()
             b.pop()
         if checks:
-            out.append(("random%d-%d" % (seed, len(out)), full, bound))
+            out.append(("%s%d-%d" % ("incheck" if attacker_in_check else "random", seed, len(out)), full, bound))
     return out
 
 
@@ -371,7 +374,8 @@ def main():
     mated = {}
     for label, cases, floor in (("Edo record tails", tails, 100 if SAN else 600), ("ShogiBoardQ replies", replies, 80 if SAN else 800),
                                 ("ShogiBoardQ near misses", spoiled, 100 if SAN else 700),
-                                ("random candidates", random_candidates(60 if SAN else 300), 40 if SAN else 220)):
+                                ("random candidates", random_candidates(60 if SAN else 300), 40 if SAN else 220),
+                                ("attacker in check", random_candidates(15 if SAN else 60, 20261205, 9, True), 8 if SAN else 40)):
         t = time.time()
         n, mates, futile, undecided = compare(cases)
         mated[label] = mates
@@ -383,7 +387,8 @@ def main():
                                                           for i, l in enumerate(shogiboardq(ply, 10 if SAN else 150))], 20),
                                 ("ShogiBoardQ gifts", gifts(10 if SAN else 200), 20),
                                 ("Edo record tails", mated["Edo record tails"], 100 if SAN else 500),
-                                ("random candidates", mated["random candidates"], 20)):
+                                ("random candidates", mated["random candidates"], 20),
+                                ("attacker in check", mated["attacker in check"], 2 if SAN else 20)):
         t = time.time()
         solved, nq, decided, cooks = yozume(cases)
         print("余詰, %s: %d mates analysed, %d alternative checks, %d decided by the reference (%d mate), %.1f s" %

@@ -260,10 +260,14 @@ def bad_input(e):
     got, last = e.until(lambda l: l.startswith("checkmate"), 10)
     check(any("move 1 (1a1b)" in l for l in got), "illegal move not named: %s" % got)
     check(last == "checkmate timeout", "go mate after an illegal move: %s" % got)
-    # the attacker (side to move) in check
+    # the attacker (side to move) in check is a position like any other (TSUME_RULES.md
+    # rejects only the side not to move in check): no checking reply here, a mate there
     e.send("position sfen 4k4/9/9/9/9/9/9/4r4/4K4 b G 1", "go mate 1000")
     got, last = e.until(lambda l: l.startswith("checkmate"), 10)
-    check(any("in check" in l for l in got) and last == "checkmate timeout", "attacker in check: %s" % got)
+    check(not any("error" in l for l in got) and last == "checkmate nomate", "attacker in check, no mate: %s" % got)
+    e.send("position sfen 2kBR4/b2pRP3/2Ggsg3/n8/3K5/9/9/9/9 b g3s3n4l16p 1", "go mate 1000")
+    got, last = e.until(lambda l: l.startswith("checkmate"), 10)
+    check(last == "checkmate 6a8c+", "attacker in check, mate in 1: %s" % got)
     e.send("go mate soon")
     got, last = e.until(lambda l: l.startswith("checkmate"), 10)
     check(any("go mate needs a time" in l for l in got) and last == "checkmate timeout", "go mate soon: %s" % got)
