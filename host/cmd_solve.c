@@ -219,16 +219,52 @@ static void render(Job *j, const SolveOpts *o) {
     (void)o;
 }
 
+/* The KIF's '*' lines below the length: the flaws, so that a reader of the file
+ * alone sees why a problem is not 完全作 (余詰 with its ply, move and length, the
+ * first KIF_YOZUME_SHOWN of them; 駒余り; an analysis cut short or not run). */
+#define KIF_YOZUME_SHOWN 8
+static void kif_flaw_lines(const TsAnswer *a, const Position *start, int flaws_run, char *buf, size_t len) {
+    size_t at = strlen(buf);
+#define KIF_ADD(...) (at += (size_t)snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__), at = at < len ? at : len - 1)
+    if (!flaws_run) {
+        KIF_ADD("\n余詰と駒余りは未検討（--no-flaws）");
+        return;
+    }
+    if (a->nyozume) {
+        KIF_ADD("\n余詰:");
+        Position pos = *start;
+        int ply = 0, prev_to = -1;
+        for (int i = 0; i < a->nyozume && i < KIF_YOZUME_SHOWN; i++) {
+            for (; ply < a->yozume[i].ply - 1 && ply < a->npv; ply++) {  /* (the line up to the alternative) */
+                Undo u;
+                prev_to = move_to(a->pv[ply]);
+                pos_do_move(&pos, a->pv[ply], &u);
+            }
+            char text[64];
+            kif_move_text(&pos, a->yozume[i].move, prev_to, text, sizeof text);
+            KIF_ADD("%s%d手目 %s（%d手以内）", i ? "、" : " ", a->yozume[i].ply, text, a->yozume[i].length);
+        }
+        if (a->nyozume > KIF_YOZUME_SHOWN) KIF_ADD("、ほか%d", a->nyozume - KIF_YOZUME_SHOWN);
+    }
+    if (a->leftover && !a->leftover_unproved) KIF_ADD("\n駒余り: 持駒%d枚", a->leftover);
+    if (!a->complete) KIF_ADD("\n余詰・駒余りの検討は制限で未完了");
+#undef KIF_ADD
+}
+
 static void write_kif(const Job *j, int idx, const SolveOpts *o) {
     const TsAnswer *a = &j->ans;
     int shown = a->npv ? a->npv : a->nline;  /* (a line is found only where the length is open) */
     if (!o->kif_dir || !j->ok || a->result != TS_MATE || !shown) return;
-    char path[1024], comment[256];
+    char path[1024], comment[1024];
     snprintf(path, sizeof path, "%s/%04d.kif", o->kif_dir, idx + 1);
     FILE *f = fopen(path, "w");
     if (!f) { fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", path, strerror(errno)); return; }
-    if (a->npv) snprintf(comment, sizeof comment, "%d手詰%s", a->length, a->perfect ? " 完全作" : "");
-    else snprintf(comment, sizeof comment, "%d手以内の詰（%d手以上、最短未証明、手順は一例）", a->length, a->length_lb);
+    if (a->npv) {
+        snprintf(comment, sizeof comment, "%d手詰%s", a->length, a->perfect ? " 完全作" : "");
+        if (!a->perfect) kif_flaw_lines(a, &j->pos, o->flaws, comment, sizeof comment);
+    } else {
+        snprintf(comment, sizeof comment, "%d手以内の詰（%d手以上、最短未証明、手順は一例）", a->length, a->length_lb);
+    }
     kif_write(f, &j->pos, a->npv ? a->pv : a->line, shown, comment);
     fclose(f);
 }

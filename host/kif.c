@@ -46,7 +46,11 @@ void kif_move_text(const Position *pos, Move m, int prev_to, char *buf, size_t l
 int kif_write(FILE *f, const Position *start, const Move *moves, int n, const char *comment) {
     Position pos = *start;
     fputs("#KIF version=2.0 encoding=UTF-8\n", f);
-    if (comment && *comment) fprintf(f, "*%s\n", comment);
+    for (const char *c = comment; c && *c;) {  /* (one '*' line per line of comment) */
+        size_t line = strcspn(c, "\n");
+        fprintf(f, "*%.*s\n", (int)line, c);
+        c += line + (c[line] == '\n');
+    }
     hand_line(f, &pos, WHITE);
     fputs("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n", f);
     for (int r = 0; r < 9; r++) {

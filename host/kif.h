@@ -5,7 +5,8 @@
 #include "../core/position.h"
 
 /* Writes pos as a BOD diagram followed by the legal move sequence `moves`
- * (played from pos; the caller has checked legality).  Returns 0, -1 on I/O error. */
+ * (played from pos; the caller has checked legality), with comment (NULL: none; each
+ * of its lines a '*' line) at the top.  Returns 0, -1 on I/O error. */
 int kif_write(FILE *f, const Position *pos, const Move *moves, int n, const char *comment);
 /* The Japanese notation of one move ("２三銀打", "同　歩成", "７六歩(77)"), UTF-8. */
 void kif_move_text(const Position *pos, Move m, int prev_to, char *buf, size_t len);

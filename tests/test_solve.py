@@ -690,6 +690,44 @@ def attacker_in_check():
               "--kif of an attacker-in-check problem: %s" % (back.stdout[:300] if back else "no file"))
 
 
+def star_lines(path):
+    """A KIF file's comment lines without their '*' ([] when there is no file)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [l[1:].rstrip("\n") for l in f if l.startswith("*")]
+
+
+def kif_flaws():
+    """--kif: a problem that is not 完全作 says why in its '*' lines, so the file alone
+    tells: each 余詰 listed in the JSON (at most 8) with its ply, the move in KIF
+    notation and its length; 駒余り with the pieces left; an analysis cut short;
+    under --no-flaws that none was run.  A perfect problem's file has the one line.
+    `tsumegen sfen` still reads every file back to the same position and line."""
+    cooked = "9/9/9/9/+B8/9/G2S5/1g7/kL7 b RGrbg3s4n3l18p 1"  # (yozume_list_cut's 9-ply)
+    leftover = "8G/5SR2/6Skn/9/5N1KR/5S1N1/9/9/9 b NLP2b3gs3l17p 1"
+    perfect = data_lines("data/third_party/shogiboardq/tsume_5ply_1000_20261001.txt")[0].split(" moves ")[0]
+    with tempfile.TemporaryDirectory() as d:
+        res = solve([cooked, leftover, perfect], "--kif", d)
+        stars = [star_lines(os.path.join(d, "%04d.kif" % k)) for k in (1, 2, 3)]
+        back = subprocess.run([EXE, "sfen", *(os.path.join(d, "%04d.kif" % k) for k in (1, 2, 3))],
+                              capture_output=True, text=True).stdout.splitlines()
+    ys = res[0].get("yozume", []) if res else []
+    listed = re.findall(r"(\d+)手目 (\S+?)（(\d+)手以内）", stars[0][1]) if len(stars[0]) > 1 else []
+    check(len(res) == 3 and stars[0][:1] == ["9手詰"] and len(stars[0]) > 1
+          and stars[0][1].startswith("余詰: 1手目 ９八金打（9手以内）")
+          and [(int(p), int(n)) for p, _, n in listed] == [(y["ply"], y["length"]) for y in ys[:8]] and ys,
+          "--kif of a cooked problem: %s against %s" % (stars[0], ys))
+    check(stars[1] == ["3手詰", "駒余り: 持駒4枚"], "--kif of a problem with pieces left: %s" % stars[1])
+    check(stars[2] == ["5手詰 完全作"], "--kif of a perfect problem: %s" % stars[2])
+    check(back == ["%s moves %s" % (r["sfen"], " ".join(r.get("pv", []))) for r in res],
+          "the commented KIF files read back: %s" % back)
+    with tempfile.TemporaryDirectory() as d:
+        solve([leftover], "--kif", d, "--no-flaws")
+        stars = star_lines(os.path.join(d, "0001.kif"))
+    check(stars == ["3手詰", "余詰と駒余りは未検討（--no-flaws）"], "--kif under --no-flaws: %s" % stars)
+
+
 def max_length():
     """--max-length N (bottom up only, no unbounded search): a problem of length L gives
     the same full answer (mate L, perfect, proof checked) for N >= L and, for N < L,
@@ -745,6 +783,7 @@ def main():
     superiority_disproof()
     max_length()
     attacker_in_check()
+    kif_flaws()
     regressions()
     plain_oracle()
     near_misses()
