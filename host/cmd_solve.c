@@ -234,10 +234,10 @@ static void kif_flaw_lines(const TsAnswer *a, const Position *start, int flaws_r
     }
     if (a->nyozume) {
         KIF_ADD("\n余詰:");
-        Position pos = *start;
-        int ply = 0, prev_to = -1;
         for (int i = 0; i < a->nyozume && i < KIF_YOZUME_SHOWN; i++) {
-            for (; ply < a->yozume[i].ply - 1 && ply < a->npv; ply++) {  /* (the line up to the alternative) */
+            Position pos = *start;
+            int prev_to = -1;
+            for (int ply = 0; ply < a->yozume[i].ply - 1 && ply < a->npv; ply++) {  /* (the line up to it) */
                 Undo u;
                 prev_to = move_to(a->pv[ply]);
                 pos_do_move(&pos, a->pv[ply], &u);
