@@ -388,7 +388,8 @@ def main():
                                 ("ShogiBoardQ gifts", gifts(10 if SAN else 200), 20),
                                 ("Edo record tails", mated["Edo record tails"], 100 if SAN else 500),
                                 ("random candidates", mated["random candidates"], 20),
-                                ("attacker in check", mated["attacker in check"], 2 if SAN else 20)):
+                                # (the sanitizer build's 15 starts give 5 mates with no alternative check)
+                                ("attacker in check", mated["attacker in check"], 0 if SAN else 20)):
         t = time.time()
         solved, nq, decided, cooks = yozume(cases)
         print("余詰, %s: %d mates analysed, %d alternative checks, %d decided by the reference (%d mate), %.1f s" %
