@@ -2,6 +2,7 @@
  * parallel (OpenMP, output in input order), progress on a terminal, KIF output. */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,17 @@ static void write_moves(FILE *f, const char *key, const Move *moves, int n) {
     fputc(']', f);
 }
 
+/* Appends printf-style text to buf (len bytes) at *at, truncating; *at stays
+ * below len, on the NUL. */
+static void buf_add(char *buf, size_t len, size_t *at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void buf_add(char *buf, size_t len, size_t *at, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *at, len - *at, fmt, ap);
+    va_end(ap);
+    if (n > 0) *at = *at + (size_t)n < len ? *at + (size_t)n : len - 1;
+}
+
 static void render(Job *j, const SolveOpts *o) {
     char *buf = NULL;
     size_t len = 0;
@@ -227,7 +239,7 @@ static void render(Job *j, const SolveOpts *o) {
 #define KIF_YOZUME_SHOWN 8
 static void kif_flaw_lines(const TsAnswer *a, const Position *start, int flaws_run, char *buf, size_t len) {
     size_t at = strlen(buf);
-#define KIF_ADD(...) (at += (size_t)snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__), at = at < len ? at : len - 1)
+#define KIF_ADD(...) buf_add(buf, len, &at, __VA_ARGS__)
     if (!flaws_run) {
         KIF_ADD("\n余詰と駒余りは未検討（--no-flaws）");
         return;
@@ -575,7 +587,7 @@ static int answers(const char *line, const Job *j) {
  * each kept line stays true under other limits, so they may change on a resume. */
 static void answer_options(const SolveOpts *o, char *buf, size_t len) {
     size_t at = 0;
-#define ADD(...) (at += (size_t)snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__))
+#define ADD(...) buf_add(buf, len, &at, __VA_ARGS__)
     buf[0] = 0;
     if (o->max_length) ADD(" --max-length %d", o->max_length);
     if (!o->flaws) ADD(" --no-flaws");
@@ -587,7 +599,6 @@ static void answer_options(const SolveOpts *o, char *buf, size_t len) {
     if (o->apply_moves) ADD(" --apply-moves");
     if (o->strict) ADD(" --strict-hands");
 #undef ADD
-    if (at >= len) at = len - 1;
     if (at) memmove(buf, buf + 1, at);  /* (drops the leading space; the NUL moves too) */
 }
 
