@@ -580,6 +580,15 @@ def resume():
               open(out).read() == before, "--out without its options record: rc %d %s" % (lost.returncode, lost.stderr[-300:]))
 
 
+def kif_read_back(*paths):
+    """`tsumegen sfen` on KIF files written by solve --kif: its lines (`SFEN moves ...`),
+    or [] when a file is missing or the reader fails."""
+    if not all(os.path.exists(p) for p in paths):
+        return []
+    back = subprocess.run([EXE, "sfen", *paths], capture_output=True, text=True)
+    return back.stdout.splitlines() if back.returncode == 0 else []
+
+
 def found_line():
     """A limit that leaves the length an upper bound: pv stays [] and mate_line shows
     the mate found, checked on cshogi (legal moves, every attacker move a check, the
@@ -606,10 +615,10 @@ def found_line():
               len(line) <= r.get("length", 0) and repair and int(repair.group(1)) == len(line) and
               int(repair.group(2)) > 0, "mate_line, zuko 21 at 1,500,000 nodes: %s %s" % (p.stdout[:600], p.stderr[-300:]))
         kif = os.path.join(kif_dir, "0001.kif")
-        back = subprocess.run([EXE, "sfen", kif], capture_output=True, text=True) if os.path.exists(kif) else None
-        words = back.stdout.split() if back and back.returncode == 0 else []
+        back = kif_read_back(kif)
+        words = back[0].split() if back else []
         check(line and "moves" in words and words[words.index("moves") + 1:] == line,
-              "--kif of an upper-bound answer: its mate_line: %s" % (back.stdout[:300] if back else "no file"))
+              "--kif of an upper-bound answer: its mate_line: %s" % back)
     exact = solve(["4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"])
     check(exact and exact[0]["result"] == "mate" and "mate_line" not in exact[0], "exact answer, no mate_line: %s" % exact)
 
@@ -685,9 +694,8 @@ def attacker_in_check():
                   "attacker in check, %s: %s" % (sfen, json.dumps(r)[:300]))
         check(len(res) == 3 and res[2]["result"] == "nomate", "attacker in check with no checking reply: %s" % res[2:])
         kif = os.path.join(kif_dir, "0001.kif")
-        back = subprocess.run([EXE, "sfen", kif], capture_output=True, text=True) if os.path.exists(kif) else None
-        check(back is not None and back.returncode == 0 and back.stdout.split()[-2:] == ["moves", "6a8c+"],
-              "--kif of an attacker-in-check problem: %s" % (back.stdout[:300] if back else "no file"))
+        back = kif_read_back(kif)
+        check(back and back[0].split()[-2:] == ["moves", "6a8c+"], "--kif of an attacker-in-check problem: %s" % back)
 
 
 def star_lines(path):
@@ -710,8 +718,7 @@ def kif_flaws():
     with tempfile.TemporaryDirectory() as d:
         res = solve([cooked, leftover, perfect], "--kif", d)
         stars = [star_lines(os.path.join(d, "%04d.kif" % k)) for k in (1, 2, 3)]
-        back = subprocess.run([EXE, "sfen", *(os.path.join(d, "%04d.kif" % k) for k in (1, 2, 3))],
-                              capture_output=True, text=True).stdout.splitlines()
+        back = kif_read_back(*(os.path.join(d, "%04d.kif" % k) for k in (1, 2, 3)))
     ys = res[0].get("yozume", []) if res else []
     listed = re.findall(r"(\d+)手目 (\S+?)（(\d+)手以内）", stars[0][1]) if len(stars[0]) > 1 else []
     check(len(res) == 3 and stars[0][:1] == ["9手詰"] and len(stars[0]) > 1
