@@ -14,7 +14,6 @@
 #include <omp.h>
 #endif
 #include "cli.h"
-#include "kif.h"
 #include "csa_read.h"
 #include "kif_read.h"
 #include "tsume.h"
@@ -25,7 +24,7 @@ const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--hash-max MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--length-search auto|up|walk] [--max-length N]\n"
-    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--strict-hands] [--table FILE [--table-every S]] [--trace]\n"
+    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--variations] [--variation-nodes N] [--strict-hands] [--table FILE [--table-every S]] [--trace]\n"
     "                      [SFEN ... | FILE.kif ... | FILE.csa ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
@@ -89,6 +88,13 @@ const char USAGE_SOLVE[] =
     "                one that cannot be written is refused before any search); its\n"
     "                comment lines give the length and 完全作, or the flaws: 余詰 (ply,\n"
     "                move, length), 駒余り, an analysis cut short or skipped\n"
+    "  --variations  also solve each defence the main line does not take (futile\n"
+    "                drops are none), one level deep: each is a problem of its own\n"
+    "                (exact length and main line, --time and --variation-nodes N each:\n"
+    "                default --nodes, or 10 M).  The answer adds \"variations\":\n"
+    "                [{\"ply\",\"result\",\"length\",\"exact\",\"moves\"}] (moves: the defence,\n"
+    "                then the mate; length counts both) and \"variations_cut\":true when\n"
+    "                a limit or the cap of 256 left some out; --kif writes them as 変化\n"
     "  --out FILE    the answers go to FILE instead of stdout.  If FILE already holds\n"
     "                answers (a run killed or stopped by Ctrl-C), those that answer\n"
     "                the same inputs in order and are complete are kept and the run\n"
@@ -161,17 +167,6 @@ static void write_moves(FILE *f, const char *key, const Move *moves, int n) {
     fputc(']', f);
 }
 
-/* Appends printf-style text to buf (len bytes) at *at, truncating; *at stays
- * below len, on the NUL. */
-static void buf_add(char *buf, size_t len, size_t *at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void buf_add(char *buf, size_t len, size_t *at, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *at, len - *at, fmt, ap);
-    va_end(ap);
-    if (n > 0) *at = *at + (size_t)n < len ? *at + (size_t)n : len - 1;
-}
-
 static void render(Job *j, const SolveOpts *o) {
     char *buf = NULL;
     size_t len = 0;
@@ -222,6 +217,18 @@ static void render(Job *j, const SolveOpts *o) {
         for (int i = 0; match && i < a->npv; i++) match = j->rec[i] == a->pv[i];
         fprintf(f, ",\"record_length\":%d,\"record_match\":%s", j->nrec, match ? "true" : "false");
     }
+    if (j->vars.n || j->vars.cut) {
+        fputs(",\"variations\":[", f);
+        for (int i = 0; i < j->vars.n; i++) {
+            const TsVariation *v = &j->vars.v[i];
+            fprintf(f, "%s{\"ply\":%d,\"result\":\"%s\",\"length\":%d,\"exact\":%s", i ? "," : "", v->ply,
+                    RES[v->result], v->length, v->exact ? "true" : "false");
+            write_moves(f, "moves", v->moves, v->nmoves);
+            fputc('}', f);
+        }
+        fputc(']', f);
+        if (j->vars.cut) fputs(",\"variations_cut\":true", f);
+    }
     if (a->verified >= 0) {
         static const char *const V[] = {"false", "true", "\"undecided\""};
         fprintf(f, ",\"verified\":%s", V[a->verified]);
@@ -231,56 +238,6 @@ static void render(Job *j, const SolveOpts *o) {
     fclose(f);
     j->json = buf;
     (void)o;
-}
-
-/* The KIF's '*' lines below the length: the flaws, so that a reader of the file
- * alone sees why a problem is not 完全作 (余詰 with its ply, move and length, the
- * first KIF_YOZUME_SHOWN of them; 駒余り; an analysis cut short or not run). */
-#define KIF_YOZUME_SHOWN 8
-static void kif_flaw_lines(const TsAnswer *a, const Position *start, int flaws_run, char *buf, size_t len) {
-    size_t at = strlen(buf);
-#define KIF_ADD(...) buf_add(buf, len, &at, __VA_ARGS__)
-    if (!flaws_run) {
-        KIF_ADD("\n余詰と駒余りは未検討（--no-flaws）");
-        return;
-    }
-    if (a->nyozume) {
-        KIF_ADD("\n余詰:");
-        for (int i = 0; i < a->nyozume && i < KIF_YOZUME_SHOWN; i++) {
-            Position pos = *start;
-            int prev_to = -1;
-            for (int ply = 0; ply < a->yozume[i].ply - 1 && ply < a->npv; ply++) {  /* (the line up to it) */
-                Undo u;
-                prev_to = move_to(a->pv[ply]);
-                pos_do_move(&pos, a->pv[ply], &u);
-            }
-            char text[64];
-            kif_move_text(&pos, a->yozume[i].move, prev_to, text, sizeof text);
-            KIF_ADD("%s%d手目 %s（%d手以内）", i ? "、" : " ", a->yozume[i].ply, text, a->yozume[i].length);
-        }
-        if (a->nyozume > KIF_YOZUME_SHOWN) KIF_ADD("、ほか%d", a->nyozume - KIF_YOZUME_SHOWN);
-    }
-    if (a->leftover && !a->leftover_unproved) KIF_ADD("\n駒余り: 持駒%d枚", a->leftover);
-    if (!a->complete) KIF_ADD("\n余詰・駒余りの検討は制限で未完了");
-#undef KIF_ADD
-}
-
-static void write_kif(const Job *j, int idx, const SolveOpts *o) {
-    const TsAnswer *a = &j->ans;
-    int shown = a->npv ? a->npv : a->nline;  /* (a line is found only where the length is open) */
-    if (!o->kif_dir || !j->ok || a->result != TS_MATE || !shown) return;
-    char path[1024], comment[1024];
-    snprintf(path, sizeof path, "%s/%04d.kif", o->kif_dir, idx + 1);
-    FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", path, strerror(errno)); return; }
-    if (a->npv) {
-        snprintf(comment, sizeof comment, "%d手詰%s", a->length, a->perfect ? " 完全作" : "");
-        if (!a->perfect) kif_flaw_lines(a, &j->pos, o->flaws, comment, sizeof comment);
-    } else {
-        snprintf(comment, sizeof comment, "%d手以内の詰（%d手以上、最短未証明、手順は一例）", a->length, a->length_lb);
-    }
-    kif_write(f, &j->pos, a->npv ? a->pv : a->line, shown, comment);
-    fclose(f);
 }
 
 /* A lone problem on a terminal: its node count and time every 2^19 nodes (about a second
@@ -359,14 +316,16 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
                  before ? "interrupted: not searched (Ctrl-C)" : "interrupted: Ctrl-C stopped the search; what it had settled stands");
 }
 
-/* Frees jobs_run's contexts (either array may be NULL, as may any entry). */
-static void free_contexts(DfCtx **ctx, DfCtx **helper, int threads) {
+/* Frees jobs_run's contexts (any array may be NULL, as may any entry). */
+static void free_contexts(DfCtx **ctx, DfCtx **helper, DfCtx **vctx, int threads) {
     for (int t = 0; t < threads; t++) {
         if (helper) df_free(helper[t]);  /* (a helper before its owner) */
         if (ctx) df_free(ctx[t]);
+        if (vctx) df_free(vctx[t]);
     }
     free(ctx);
     free(helper);
+    free(vctx);
 }
 
 /* Solves every job; emits JSON lines in order as they complete (when out != NULL).
@@ -379,16 +338,20 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
     int pair = n == 1 && threads >= 2;
     if (threads > n) threads = n > 0 ? n : 1;
     size_t phys = util_phys_mb();
-    if (phys && o->hash_mb > phys / (size_t)threads) {  /* (refused here, not by the OOM killer mid-search) */
+    int tables = threads * (o->variations ? 2 : 1);
+    if (phys && o->hash_mb > phys / (size_t)tables) {  /* (refused here, not by the OOM killer mid-search) */
         fprintf(stderr, "tsumegen solve: --hash %zu MB for each of %d table%s is more than this machine's %zu MB of memory\n",
-                o->hash_mb, threads, threads > 1 ? "s" : "", phys);
+                o->hash_mb, tables, tables > 1 ? "s" : "", phys);
         return -1;
     }
     DfCtx **ctx = calloc((size_t)threads, sizeof *ctx), **helper = calloc((size_t)threads, sizeof *helper);
-    int ok = ctx && helper;
+    /* --variations: a table of their own, so that the problem's (--table) stays its own */
+    DfCtx **vctx = calloc((size_t)threads, sizeof *vctx);
+    int ok = ctx && helper && vctx;
     for (int t = 0; ok && t < threads; t++) {
         ok = (ctx[t] = df_new(o->hash_mb)) != NULL;
         if (ok && pair) ok = (helper[t] = df_new_helper(ctx[t])) != NULL;
+        if (ok && o->variations) ok = (vctx[t] = df_new(o->hash_mb)) != NULL;
     }
     /* A lone problem's table grows as its search needs (unless --hash alone fixed
      * it): a short problem keeps its 32 MB, Zuko 21 grows to gigabytes.  Up to half
@@ -400,9 +363,9 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         df_set_grow_trace(ctx[0], o->trace);
     }
     if (!ok) {
-        fprintf(stderr, "tsumegen solve: cannot allocate the search tables (--hash %zu MB, %d table%s)\n", o->hash_mb, threads,
-                threads > 1 ? "s" : "");
-        free_contexts(ctx, helper, threads);
+        fprintf(stderr, "tsumegen solve: cannot allocate the search tables (--hash %zu MB, %d table%s)\n", o->hash_mb, tables,
+                tables > 1 ? "s" : "");
+        free_contexts(ctx, helper, vctx, threads);
         return -1;
     }
     /* --table: the lone problem starts from the saved table, if there is one */
@@ -416,7 +379,7 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         long long got = df_table_load(ctx[0], o->table_path, tag, &dropped, err, sizeof err);
         if (got == -1) {
             fprintf(stderr, "tsumegen solve: --table %s\n", err);
-            free_contexts(ctx, helper, threads);
+            free_contexts(ctx, helper, vctx, threads);
             return -1;
         }
         if (got >= 0)
@@ -446,8 +409,14 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         for (int i = 0; i < n; i++) {
             Job *j = &jobs[i];
             if (j->ok) interruptible_solve(c, j, &mine);
+            if (j->ok && o->variations && j->ans.result == TS_MATE && !df_interrupted()) {
+                TsOptions vo = mine;
+                vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
+                if (ts_variations(vctx[me], &j->pos, &j->ans, &vo, &j->vars))
+                    fprintf(stderr, "tsumegen solve: out of memory for the variations of input %d\n", base + i + 1);
+            }
             render(j, o);
-            write_kif(j, base + i, o);
+            solve_write_kif(j, base + i, o);
 #pragma omp critical(solve_out)
             {
                 j->done = 1;
@@ -463,7 +432,7 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
     }
     if (o->progress && n) fputc('\n', stderr);
     int rc = use_table && jobs[0].searched ? write_table(ctx[0], o->table_path, tag, "", "") : 0;
-    free_contexts(ctx, helper, threads);
+    free_contexts(ctx, helper, vctx, threads);
     return rc;
 }
 
@@ -519,6 +488,13 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (!strcmp(s, "--verify")) o->verify = 1;
         else if (!strcmp(s, "--no-flaws")) o->flaws = 0;
         else if (!strcmp(s, "--trace")) o->trace = 1;
+        else if (!strcmp(s, "--variations")) o->variations = 1;
+        else if (!strcmp(s, "--variation-nodes")) {
+            if (cli_parse_int(cmd, s, v, 1, 1000000000000000000LL, &x)) return EXIT_USAGE;
+            o->variation_nodes = (uint64_t)x;
+            o->variations = 1;
+            i++;
+        }
         else if (!strcmp(s, "--apply-moves")) o->apply_moves = 1;
         else if (!strcmp(s, "--strict-hands")) o->strict = 1;
         else if (s[0] == '-' && s[1] == '-') return cli_error(cmd, "unknown option '%s' (see tsumegen %s --help)", s, cmd);
@@ -548,7 +524,12 @@ int job_add(Job **jobs, int *n, int *cap, const char *line) {
 }
 
 void jobs_free(Job *jobs, int n) {
-    for (int i = 0; i < n; i++) { free(jobs[i].text); free(jobs[i].json); free(jobs[i].given_err); }
+    for (int i = 0; i < n; i++) {
+        free(jobs[i].text);
+        free(jobs[i].json);
+        free(jobs[i].given_err);
+        ts_variations_free(&jobs[i].vars);
+    }
     free(jobs);
 }
 
@@ -587,7 +568,7 @@ static int answers(const char *line, const Job *j) {
  * each kept line stays true under other limits, so they may change on a resume. */
 static void answer_options(const SolveOpts *o, char *buf, size_t len) {
     size_t at = 0;
-#define ADD(...) buf_add(buf, len, &at, __VA_ARGS__)
+#define ADD(...) util_buf_add(buf, len, &at, __VA_ARGS__)
     buf[0] = 0;
     if (o->max_length) ADD(" --max-length %d", o->max_length);
     if (!o->flaws) ADD(" --no-flaws");
@@ -598,6 +579,7 @@ static void answer_options(const SolveOpts *o, char *buf, size_t len) {
     if (o->verify) ADD(" --verify");
     if (o->apply_moves) ADD(" --apply-moves");
     if (o->strict) ADD(" --strict-hands");
+    if (o->variations) ADD(" --variations");
 #undef ADD
     if (at) memmove(buf, buf + 1, at);  /* (drops the leading space; the NUL moves too) */
 }

@@ -43,14 +43,41 @@ void kif_move_text(const Position *pos, Move m, int prev_to, char *buf, size_t l
     snprintf(buf, len, "%s%s%s(%d%d)", dest, MOVE_NAME[pt], suffix, sq_file(from) + 1, sq_rank(from) + 1);
 }
 
-int kif_write(FILE *f, const Position *start, const Move *moves, int n, const char *comment) {
-    Position pos = *start;
-    fputs("#KIF version=2.0 encoding=UTF-8\n", f);
-    for (const char *c = comment; c && *c;) {  /* (one '*' line per line of comment) */
+/* One '*' line per line of comment (NULL: none). */
+static void comment_lines(FILE *f, const char *comment) {
+    for (const char *c = comment; c && *c;) {
         size_t line = strcspn(c, "\n");
         fprintf(f, "*%.*s\n", (int)line, c);
         c += line + (c[line] == '\n');
     }
+}
+
+/* Move lines numbered from first + 1, from pos (prev_to: the square of the move
+ * before, for 同), then 詰み when the line mates; comment goes after the first line.
+ * (No '+' after a move that has a branch, as Kakinoki's files have: python-shogi's
+ * reader then drops the move, and the readers that build the tree go by 変化 lines.) */
+static void move_lines(FILE *f, Position pos, int first, int prev_to, const Move *moves, int n, const char *comment) {
+    for (int i = 0; i < n; i++) {
+        char text[64];
+        Undo u;
+        kif_move_text(&pos, moves[i], prev_to, text, sizeof text);
+        fprintf(f, "%4d %s\n", first + i + 1, text);
+        if (i == 0) comment_lines(f, comment);
+        prev_to = move_to(moves[i]);
+        pos_do_move(&pos, moves[i], &u);
+    }
+    if (is_checkmated(&pos)) fprintf(f, "%4d 詰み\n", first + n + 1);
+}
+
+int kif_write(FILE *f, const Position *start, const Move *moves, int n, const char *comment) {
+    return kif_write_branches(f, start, moves, n, comment, NULL, 0);
+}
+
+int kif_write_branches(FILE *f, const Position *start, const Move *moves, int n, const char *comment,
+                       const KifBranch *branches, int nb) {
+    Position pos = *start;
+    fputs("#KIF version=2.0 encoding=UTF-8\n", f);
+    comment_lines(f, comment);
     hand_line(f, &pos, WHITE);
     fputs("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n", f);
     for (int r = 0; r < 9; r++) {
@@ -66,15 +93,26 @@ int kif_write(FILE *f, const Position *start, const Move *moves, int n, const ch
     hand_line(f, &pos, BLACK);
     if (pos.side == WHITE) fputs("後手番\n", f);
     fputs("手数----指手---------消費時間--\n", f);
-    int prev_to = -1;
-    for (int i = 0; i < n; i++) {
-        char text[64];
-        Undo u;
-        kif_move_text(&pos, moves[i], prev_to, text, sizeof text);
-        fprintf(f, "%4d %s\n", i + 1, text);
-        prev_to = move_to(moves[i]);
-        pos_do_move(&pos, moves[i], &u);
+    move_lines(f, pos, 0, -1, moves, n, NULL);
+    /* the branches by ply, latest first: a reader attaches "変化：N手" to the last
+     * line written that reaches ply N, so an earlier ply's branch must come after */
+    for (int ply = n; ply >= 1 && nb > 0; ply--) {
+        int any = 0;
+        for (int i = 0; i < nb && !any; i++) any = branches[i].ply == ply && branches[i].n >= 1;
+        if (!any) continue;
+        int prev_to = -1;
+        Position at = *start;
+        for (int i = 0; i < ply - 1; i++) {
+            Undo u;
+            prev_to = move_to(moves[i]);
+            pos_do_move(&at, moves[i], &u);
+        }
+        for (int i = 0; i < nb; i++) {
+            const KifBranch *b = &branches[i];
+            if (b->ply != ply || b->n < 1) continue;
+            fprintf(f, "\n変化：%d手\n", ply);
+            move_lines(f, at, ply - 1, prev_to, b->moves, b->n, b->comment);
+        }
     }
-    if (is_checkmated(&pos)) fprintf(f, "%4d 詰み\n", n + 1);
     return ferror(f) ? -1 : 0;
 }

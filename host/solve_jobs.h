@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "cli.h"
 #include "tsume.h"
+#include "variations.h"
 
 typedef struct {
     char *text;           /* the input line (SFEN part) */
@@ -17,6 +18,7 @@ typedef struct {
     Move rec[TS_MAX_PV];
     int nrec;
     TsAnswer ans;
+    TsVariations vars;    /* --variations: the main line's side lines */
     char *json;
     int done;
     int interrupted;      /* Ctrl-C came before its search ended (or began) */
@@ -29,9 +31,10 @@ typedef struct {
     size_t hash_max;  /* --hash-max: a lone problem's table grows up to this (when not given: half the memory) */
     int hash_given, hash_max_given;
     uint64_t nodes;
+    uint64_t variation_nodes;  /* --variation-nodes (0: --nodes, or 10 M) */
     double time_s;
     int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
-        max_length, trace;
+        max_length, trace, variations;
     const char *kif_dir;
     const char *out_path;  /* --out FILE: answers there, resumed when it holds some */
     const char *table_path;  /* --table FILE: a lone problem's table, read first and written after */
@@ -47,5 +50,7 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base);
 /* One more job from an input line (SFEN [moves ...]); -1 when out of memory. */
 int job_add(Job **jobs, int *n, int *cap, const char *line);
 void jobs_free(Job *jobs, int n);
+/* --kif: job idx's mate as DIR/NNNN.kif (idx + 1), when it has a line (solve_kif.c). */
+void solve_write_kif(const Job *j, int idx, const SolveOpts *o);
 
 #endif

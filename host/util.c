@@ -40,6 +40,14 @@ int util_fail(char *err, size_t len, const char *fmt, ...) {
     return -1;
 }
 
+void util_buf_add(char *buf, size_t len, size_t *at, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *at, len - *at, fmt, ap);
+    va_end(ap);
+    if (n > 0) *at = *at + (size_t)n < len ? *at + (size_t)n : len - 1;
+}
+
 void util_json_str(FILE *f, const char *s) {
     fputc('"', f);
     for (; *s; s++) {

@@ -15,6 +15,9 @@ void util_sleep_ms(int ms);
 int util_fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Writes s to f as a quoted JSON string ('"' and '\' escaped, control characters as \uXXXX). */
 void util_json_str(FILE *f, const char *s);
+/* Appends printf-style text to buf (len bytes) at *at, truncating; *at stays
+ * below len, on the NUL. */
+void util_buf_add(char *buf, size_t len, size_t *at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Zeroed memory for a large table, backed by huge pages where the system allows;
  * NULL when the system refuses it.  Free with util_free_large(p, the same bytes). */
 void *util_alloc_large(size_t bytes);

@@ -1,0 +1,73 @@
+/* solve_kif.c - solve --kif: each mate as a KIF file, its flaws and 変化 as
+ * comments and branches. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kif.h"
+#include "solve_jobs.h"
+#include "util.h"
+
+/* The KIF's '*' lines below the length: the flaws, so that a reader of the file
+ * alone sees why a problem is not 完全作 (余詰 with its ply, move and length, the
+ * first KIF_YOZUME_SHOWN of them; 駒余り; an analysis cut short or not run). */
+#define KIF_YOZUME_SHOWN 8
+static void kif_flaw_lines(const TsAnswer *a, const Position *start, int flaws_run, char *buf, size_t len) {
+    size_t at = strlen(buf);
+#define KIF_ADD(...) util_buf_add(buf, len, &at, __VA_ARGS__)
+    if (!flaws_run) {
+        KIF_ADD("\n余詰と駒余りは未検討（--no-flaws）");
+        return;
+    }
+    if (a->nyozume) {
+        KIF_ADD("\n余詰:");
+        for (int i = 0; i < a->nyozume && i < KIF_YOZUME_SHOWN; i++) {
+            Position pos = *start;
+            int prev_to = -1;
+            for (int ply = 0; ply < a->yozume[i].ply - 1 && ply < a->npv; ply++) {  /* (the line up to it) */
+                Undo u;
+                prev_to = move_to(a->pv[ply]);
+                pos_do_move(&pos, a->pv[ply], &u);
+            }
+            char text[64];
+            kif_move_text(&pos, a->yozume[i].move, prev_to, text, sizeof text);
+            KIF_ADD("%s%d手目 %s（%d手以内）", i ? "、" : " ", a->yozume[i].ply, text, a->yozume[i].length);
+        }
+        if (a->nyozume > KIF_YOZUME_SHOWN) KIF_ADD("、ほか%d", a->nyozume - KIF_YOZUME_SHOWN);
+    }
+    if (a->leftover && !a->leftover_unproved) KIF_ADD("\n駒余り: 持駒%d枚", a->leftover);
+    if (!a->complete) KIF_ADD("\n余詰・駒余りの検討は制限で未完了");
+#undef KIF_ADD
+}
+
+void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
+    const TsAnswer *a = &j->ans;
+    int shown = a->npv ? a->npv : a->nline;  /* (a line is found only where the length is open) */
+    if (!o->kif_dir || !j->ok || a->result != TS_MATE || !shown) return;
+    char path[1024], comment[1024];
+    snprintf(path, sizeof path, "%s/%04d.kif", o->kif_dir, idx + 1);
+    FILE *f = fopen(path, "w");
+    if (!f) { fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", path, strerror(errno)); return; }
+    if (a->npv) {
+        snprintf(comment, sizeof comment, "%d手詰%s", a->length, a->perfect ? " 完全作" : "");
+        if (!a->perfect) kif_flaw_lines(a, &j->pos, o->flaws, comment, sizeof comment);
+    } else {
+        snprintf(comment, sizeof comment, "%d手以内の詰（%d手以上、最短未証明、手順は一例）", a->length, a->length_lb);
+    }
+    KifBranch *br = j->vars.n ? calloc((size_t)j->vars.n, sizeof *br) : NULL;
+    char (*brc)[96] = j->vars.n ? calloc((size_t)j->vars.n, sizeof *brc) : NULL;
+    int nb = 0, left_out = j->vars.cut || (j->vars.n && (!br || !brc));
+    for (int i = 0; br && brc && i < j->vars.n; i++) {
+        const TsVariation *v = &j->vars.v[i];
+        if (v->result != TS_MATE) { left_out = 1; continue; }
+        if (!v->exact) snprintf(brc[nb], sizeof brc[nb], "この変化は最短未証明（%d手以内の詰）", v->length);
+        br[nb] = (KifBranch){v->ply, v->moves, v->nmoves, v->exact ? NULL : brc[nb]};
+        nb++;
+    }
+    if (left_out && strlen(comment) + 64 < sizeof comment) strcat(comment, "\n変化の一部は制限で未検討");
+    kif_write_branches(f, &j->pos, a->npv ? a->pv : a->line, shown, comment, br, nb);
+    free(br);
+    free(brc);
+    fclose(f);
+}
+

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""test_solve_variations.py - `tsumegen solve --variations` (変化) against the independent
+reference (tests/tsume_ref.py on cshogi, TSUME_RULES.md's futile rule written from the
+rule text) and python-shogi's KIF move reader.
+
+1. ShogiBoardQ 5- and 7-ply problems: at every defender node of the main line, the
+   variations' first moves are exactly the reference's real defences (every non-drop
+   move, every drop that is not futile) less the main line's; each variation is a mate
+   whose length is 1 + the reference's exact length after its defence, no longer than
+   the main line from that ply, its line legal, every attacker move a check, and the
+   last position mated under the futile rule.
+2. The KIF of each: the main line read back unchanged by `tsumegen sfen`, one
+   "変化：N手" block per variation, latest ply first, each move line read by
+   python-shogi's KIF move parser as the variation's move.
+3. Limits: Zuko 2 with --variation-nodes 300 leaves its longest variation unknown (the
+   KIF says so and has no block for it); unlimited, every one is exact.  Without
+   --variations the answer has no such field, and --out records the option.
+Last line: "solve-variations: N passed, N failed".
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import cshogi
+import shogi.KIF
+
+import tsume_ref
+from data_rows import record_sfen
+from tally import check, summary
+from test_solve import EXE, SAN, data_lines, kif_read_back, solve
+
+
+def board_after(sfen, moves):
+    b = cshogi.Board(sfen)
+    for m in moves:
+        b.push_usi(m)
+    return b
+
+
+def real_defences(ref, board):
+    """The reference's real defences at a defender node that is mated (TSUME_RULES.md:
+    every non-drop move, and the drops that are not futile)."""
+    moves = list(board.legal_moves)
+    others = [m for m in moves if not cshogi.move_is_drop(m)]
+    key = board.zobrist_hash()
+    real = {cshogi.move_to_usi(m) for m in others}
+    for m in moves:
+        if cshogi.move_is_drop(m) and not ref._drop_futile(board, key, m, others):
+            real.add(cshogi.move_to_usi(m))
+    return real
+
+
+def line_mates(ref, sfen, moves):
+    """The line is legal, every attacker move checks, and the defender is mated at its
+    end under the futile rule (only futile drops left): None, or what fails."""
+    b = cshogi.Board(sfen)
+    for i, usi in enumerate(moves):
+        m = b.move_from_usi(usi)
+        if not m or not b.is_legal(m):
+            return "move %d (%s) is not legal" % (i + 1, usi)
+        b.push(m)
+        if i % 2 == 0 and not b.is_check():
+            return "move %d (%s) does not check" % (i + 1, usi)
+    if len(moves) % 2 == 0 or not ref.and_within(b, 0):
+        return "the line does not end in mate"
+    return None
+
+
+def variations_against_reference(sfen, r, bound):
+    """Item 1 for one answer."""
+    ref = tsume_ref.TsumeRef(node_limit=2_000_000)
+    pv, length = r.get("pv", []), r.get("length", 0)
+    vs = r.get("variations", [])
+    check(r.get("result") == "mate" and len(pv) == length and "variations_cut" not in r,
+          "variations: %s answered %s" % (sfen, json.dumps(r)[:300]))
+    for k in range(2, len(pv), 2):  # (1-based defender plies)
+        board = board_after(sfen, pv[:k - 1])
+        want = real_defences(ref, board) - {pv[k - 1]}
+        got = [v["moves"][0] for v in vs if v["ply"] == k]
+        check(sorted(got) == sorted(want), "variations: %s ply %d: defences %s, the reference's %s" %
+              (sfen, k, sorted(got), sorted(want)))
+    for v in vs:
+        after = board_after(sfen, pv[:v["ply"] - 1] + v["moves"][:1])
+        exact = ref.exact_or(after, bound)
+        ok = (v["result"] == "mate" and v["exact"] is True and v["length"] == len(v["moves"])
+              and exact is not None and v["length"] == 1 + exact and v["length"] <= length - v["ply"] + 1)
+        check(ok, "variations: %s: %s, the reference's length after it %s" % (sfen, json.dumps(v), exact))
+        bad = line_mates(ref, sfen, pv[:v["ply"] - 1] + v["moves"])
+        check(bad is None, "variations: %s: %s: %s" % (sfen, json.dumps(v), bad))
+
+
+def kif_blocks(text):
+    """The 変化 blocks of a KIF: [(ply, [move lines])] in file order."""
+    blocks = []
+    for line in text.splitlines():
+        m = re.match(r"変化：(\d+)手", line)
+        if m:
+            blocks.append((int(m.group(1)), []))
+        elif blocks and re.match(r" *\d+ ", line):
+            blocks[-1][1].append(line)
+    return blocks
+
+
+def kif_has_variations(path, sfen, r):
+    """Item 2 for one answer's file."""
+    back = kif_read_back(path)
+    want = "%s moves %s" % (r["sfen"], " ".join(r["pv"]))
+    check(back == [want], "variations KIF %s: read back %s, want %s" % (path, back, want))
+    text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    blocks = kif_blocks(text)
+    mates = [v for v in r.get("variations", []) if v["result"] == "mate"]
+    check(len(blocks) == len(mates), "variations KIF %s: %d blocks for %d variations" % (path, len(blocks), len(mates)))
+    plies = [p for p, _ in blocks]
+    check(plies == sorted(plies, reverse=True), "variations KIF %s: blocks at plies %s, not latest first" % (path, plies))
+    for v in mates:  # each variation's block: python-shogi reads its moves
+        ply_blocks = [lines for p, lines in blocks if p == v["ply"]]
+        ok = False
+        for lines in ply_blocks:
+            board = board_after(sfen, r["pv"][:v["ply"] - 1])
+            last = cshogi.move_to(board.peek()) if v["ply"] > 1 else None
+            last_sq = None if last is None else (last % 9) * 9 + 8 - last // 9  # cshogi to python-shogi square
+            got = []
+            for line in lines:
+                usi, last_sq, special = shogi.KIF.Parser.parse_move_str(line, last_sq)
+                if usi:
+                    got.append(usi)
+            if got == v["moves"] and lines and lines[0].split()[0] == str(v["ply"]) and lines[-1].split()[-1] == "詰み":
+                ok = True
+        check(ok, "variations KIF %s: no block reads as %s" % (path, json.dumps(v)))
+
+
+def against_reference():
+    """Items 1 and 2 on ShogiBoardQ problems."""
+    for ply, count in ((5, 12 if SAN else 60), (7, 5 if SAN else 25)):
+        lines = data_lines("data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt" % ply)[:count]
+        sfens = [l.split(" moves ")[0] for l in lines]
+        with tempfile.TemporaryDirectory() as d:
+            res = solve(sfens, "--variations", "--kif", d)
+            nv = 0
+            for i, (sfen, r) in enumerate(zip(sfens, res)):
+                variations_against_reference(sfen, r, ply)
+                kif_has_variations(os.path.join(d, "%04d.kif" % (i + 1)), sfen, r)
+                nv += len(r.get("variations", []))
+        print("shogiboardq %d-ply: %d problems, %d variations" % (ply, len(sfens), nv))
+        check(nv >= count, "variations: only %d variations on %d %d-ply problems" % (nv, count, ply))
+
+
+def limits():
+    """Item 3."""
+    z2 = record_sfen("zukou-002")
+    ref = tsume_ref.TsumeRef(node_limit=2_000_000)
+    with tempfile.TemporaryDirectory() as d:
+        full = solve([z2], "--variations", "--kif", d)
+        r = full[0] if full else {}
+        vs = r.get("variations", [])
+        check(r.get("length") == 21 and len(vs) >= 5 and all(v["exact"] and v["result"] == "mate" for v in vs),
+              "variations: Zuko 2: %s" % json.dumps(r)[:600])
+        for v in vs:  # too long for the reference's lengths: the lines only
+            bad = line_mates(ref, z2, r["pv"][:v["ply"] - 1] + v["moves"])
+            check(bad is None and v["length"] <= 21 - v["ply"] + 1, "variations: Zuko 2: %s: %s" % (json.dumps(v), bad))
+        if vs:
+            kif_has_variations(os.path.join(d, "0001.kif"), z2, r)
+        cut = solve([z2], "--variation-nodes", "300", "--kif", d)
+        c = cut[0] if cut else {}
+        cv = c.get("variations", [])
+        unknown = [v for v in cv if v["result"] == "unknown"]
+        check(unknown and len(cv) == len(vs) and [v["moves"][0] for v in cv] == [v["moves"][0] for v in vs],
+              "variations: Zuko 2 at 300 nodes each: %s" % json.dumps(c)[:600])
+        text = open(os.path.join(d, "0001.kif"), encoding="utf-8").read()
+        check("変化の一部は制限で未検討" in text and len(kif_blocks(text)) == len(cv) - len(unknown),
+              "variations: Zuko 2's KIF at 300 nodes each: %d blocks" % len(kif_blocks(text)))
+        plain = solve([z2])
+        check(plain and "variations" not in plain[0], "variations: listed without --variations")
+        out = os.path.join(d, "answers.jsonl")
+        subprocess.run([EXE, "solve", "--variations", "--out", out, z2], capture_output=True, text=True)
+        opts = open(out + ".options").read().strip() if os.path.exists(out + ".options") else ""
+        again = subprocess.run([EXE, "solve", "--out", out, z2], capture_output=True, text=True)
+        check(opts == "--variations" and again.returncode == 2 and "--variations" in again.stderr,
+              "variations: --out records the option (%r; without it: exit %d, %s)" % (opts, again.returncode, again.stderr[:200]))
+
+
+def main():
+    against_reference()
+    limits()
+    return summary("solve-variations")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
