@@ -18,6 +18,7 @@ rule text) and python-shogi's KIF move reader.
 Last line: "solve-variations: N passed, N failed".
 """
 import json
+import multiprocessing
 import os
 import re
 import subprocess
@@ -31,6 +32,8 @@ import tsume_ref
 from data_rows import record_sfen
 from tally import check, summary
 from test_solve import EXE, SAN, data_lines, kif_read_back, solve
+
+NODE_LIMIT = 2_000_000  # the reference's budget per answer
 
 
 def board_after(sfen, moves):
@@ -69,27 +72,64 @@ def line_mates(ref, sfen, moves):
     return None
 
 
-def variations_against_reference(sfen, r, bound):
-    """Item 1 for one answer."""
-    ref = tsume_ref.TsumeRef(node_limit=2_000_000)
+def reference_view(item):
+    """Item 1 for one answer (name, sfen, answer): ("decided" or "undecided", the
+    failures found).  Runs in a worker process: the reference is slow."""
+    name, sfen, r = item
+    ref = tsume_ref.TsumeRef(node_limit=NODE_LIMIT)
     pv, length = r.get("pv", []), r.get("length", 0)
     vs = r.get("variations", [])
-    check(r.get("result") == "mate" and len(pv) == length and "variations_cut" not in r,
-          "variations: %s answered %s" % (sfen, json.dumps(r)[:300]))
-    for k in range(2, len(pv), 2):  # (1-based defender plies)
-        board = board_after(sfen, pv[:k - 1])
-        want = real_defences(ref, board) - {pv[k - 1]}
-        got = [v["moves"][0] for v in vs if v["ply"] == k]
-        check(sorted(got) == sorted(want), "variations: %s ply %d: defences %s, the reference's %s" %
-              (sfen, k, sorted(got), sorted(want)))
-    for v in vs:
-        after = board_after(sfen, pv[:v["ply"] - 1] + v["moves"][:1])
-        exact = ref.exact_or(after, bound)
-        ok = (v["result"] == "mate" and v["exact"] is True and v["length"] == len(v["moves"])
-              and exact is not None and v["length"] == 1 + exact and v["length"] <= length - v["ply"] + 1)
-        check(ok, "variations: %s: %s, the reference's length after it %s" % (sfen, json.dumps(v), exact))
-        bad = line_mates(ref, sfen, pv[:v["ply"] - 1] + v["moves"])
-        check(bad is None, "variations: %s: %s: %s" % (sfen, json.dumps(v), bad))
+    fails = []
+    if not (r.get("result") == "mate" and len(pv) == length and "variations_cut" not in r):
+        return "decided", ["%s %s answered %s" % (name, sfen, json.dumps(r)[:300])]
+    try:
+        for k in range(2, len(pv), 2):  # (1-based defender plies)
+            board = board_after(sfen, pv[:k - 1])
+            want = real_defences(ref, board) - {pv[k - 1]}
+            got = [v["moves"][0] for v in vs if v["ply"] == k]
+            if sorted(got) != sorted(want):
+                fails.append("%s %s ply %d: defences %s, the reference's %s" % (name, sfen, k, sorted(got), sorted(want)))
+        for v in vs:
+            after = board_after(sfen, pv[:v["ply"] - 1] + v["moves"][:1])
+            exact = ref.exact_or(after, length - v["ply"])
+            if not (v["result"] == "mate" and v["exact"] is True and v["length"] == len(v["moves"])
+                    and exact is not None and v["length"] == 1 + exact):
+                fails.append("%s %s: %s, the reference's length after it %s" % (name, sfen, json.dumps(v), exact))
+            bad = line_mates(ref, sfen, pv[:v["ply"] - 1] + v["moves"])
+            if bad:
+                fails.append("%s %s: %s: %s" % (name, sfen, json.dumps(v), bad))
+    except tsume_ref.Undecided:
+        return "undecided", []
+    return "decided", fails
+
+
+def check_views(items):
+    """reference_view on every item (worker processes); (decided, undecided)."""
+    with multiprocessing.Pool(os.cpu_count() or 1) as pool:
+        views = pool.map(reference_view, items, chunksize=4)
+    decided = 0
+    for state, fails in views:
+        decided += state == "decided"
+        for f in fails:
+            check(False, "variations: " + f)
+        if state == "decided" and not fails:
+            check(True, "")
+    return decided, len(views) - decided
+
+
+def random_variations(cases, max_plies=9):
+    """tsume_ref_fuzz's check: the mates of cases ((name, sfen)) solved with
+    --variations; those of at most max_plies plies viewed by the reference.
+    Returns (answers viewed, variations, decided, undecided)."""
+    inp = "".join(c[1] + "\n" for c in cases)
+    p = subprocess.run([EXE, "solve", "--threads", "2", "--no-flaws", "--time", "20000", "--variation-nodes", "2000000"],
+                       input=inp, capture_output=True, text=True)
+    res = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    check(len(res) == len(cases), "solve printed %d lines for %d inputs: %s" % (len(res), len(cases), p.stderr[:300]))
+    items = [(name, sfen, r) for (name, sfen), r in zip(cases, res)
+             if r.get("result") == "mate" and "length_exact" not in r and len(r.get("pv", [])) <= max_plies]
+    decided, undecided = check_views(items)
+    return len(items), sum(len(r.get("variations", [])) for _, _, r in items), decided, undecided
 
 
 def kif_blocks(text):
@@ -141,9 +181,10 @@ def against_reference():
             res = solve(sfens, "--variations", "--kif", d)
             nv = 0
             for i, (sfen, r) in enumerate(zip(sfens, res)):
-                variations_against_reference(sfen, r, ply)
                 kif_has_variations(os.path.join(d, "%04d.kif" % (i + 1)), sfen, r)
                 nv += len(r.get("variations", []))
+            decided, undecided = check_views([("sbq%d-%d" % (ply, i), sfen, r) for i, (sfen, r) in enumerate(zip(sfens, res))])
+            check(undecided == 0, "variations: the reference left %d of the %d-ply answers undecided" % (undecided, ply))
         print("shogiboardq %d-ply: %d problems, %d variations" % (ply, len(sfens), nv))
         check(nv >= count, "variations: only %d variations on %d %d-ply problems" % (nv, count, ply))
 
