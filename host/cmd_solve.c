@@ -91,7 +91,7 @@ const char USAGE_SOLVE[] =
     "  --variations  also solve each defence the main line does not take (futile\n"
     "                drops are none), one level deep: each is a problem of its own\n"
     "                (exact length and main line, --time and --variation-nodes N each:\n"
-    "                default --nodes, or 10 M).  The answer adds \"variations\":\n"
+    "                default --nodes, or 10 M).  A mate with a main line adds \"variations\":\n"
     "                [{\"ply\",\"result\",\"length\",\"exact\",\"moves\"}] (moves: the defence,\n"
     "                then the mate; length counts both) and \"variations_cut\":true when\n"
     "                a limit or the cap of 256 left some out; --kif writes them as 変化\n"
@@ -217,7 +217,7 @@ static void render(Job *j, const SolveOpts *o) {
         for (int i = 0; match && i < a->npv; i++) match = j->rec[i] == a->pv[i];
         fprintf(f, ",\"record_length\":%d,\"record_match\":%s", j->nrec, match ? "true" : "false");
     }
-    if (j->vars.n || j->vars.cut) {
+    if (j->vars.run) {
         fputs(",\"variations\":[", f);
         for (int i = 0; i < j->vars.n; i++) {
             const TsVariation *v = &j->vars.v[i];

@@ -27,7 +27,8 @@ static int add_variation(TsVariations *vs, int ply, Move d, const TsAnswer *ans)
 
 int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, TsVariations *out) {
     memset(out, 0, sizeof *out);
-    if (a->result != TS_MATE || a->npv < 3) return 0;
+    if (a->result != TS_MATE || a->npv < 1) return 0;
+    out->run = 1;
     /* each variation is a problem of its own: exact length and main line, no flaws */
     TsOptions vo = *o;
     vo.flaws = vo.verify = vo.first_flaw = vo.yozume_confirm = vo.max_length = 0;

@@ -21,6 +21,7 @@ typedef struct {
     TsVariation *v;  /* in main-line order, each ply's defences in generation order */
     int n;
     int cut;         /* a limit left a ply's defences unlisted, or more than TS_MAX_VARIATIONS */
+    int run;         /* listed: the answer is a mate with a main line (n may be 0: all forced) */
 } TsVariations;
 
 /* The variations of a's main line from start (nothing unless a is a mate with a

@@ -215,6 +215,10 @@ def limits():
               "variations: Zuko 2's KIF at 300 nodes each: %d blocks" % len(kif_blocks(text)))
         plain = solve([z2])
         check(plain and "variations" not in plain[0], "variations: listed without --variations")
+        # a mate in one lists none (an empty list: nothing left out); a no-mate has no list
+        short = solve(["4k4/9/4P4/9/9/9/9/9/9 b G 1", "4k4/9/9/9/9/9/9/9/9 b G 1"], "--variations")
+        check(len(short) == 2 and short[0].get("variations") == [] and "variations" not in short[1],
+              "variations: a mate in one and a no-mate: %s" % json.dumps(short)[:400])
         out = os.path.join(d, "answers.jsonl")
         subprocess.run([EXE, "solve", "--variations", "--out", out, z2], capture_output=True, text=True)
         opts = open(out + ".options").read().strip() if os.path.exists(out + ".options") else ""
