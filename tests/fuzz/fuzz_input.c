@@ -16,10 +16,14 @@
 #include "csa_read.h"
 #include "movegen.h"
 #include "sfen.h"
+#include "kif.h"
+#include "proofcheck.h"
 #include "tsume.h"
+#include "variations.h"
 
 #define FUZZ_MAX_INPUT 65536
 #define FUZZ_SOLVE_NODES 3000
+#define FUZZ_VARIATION_NODES 1000
 
 static void fail(const char *what, const Position *pos) {
     char buf[SFEN_MAX];
@@ -68,6 +72,48 @@ static void check_round_trip(const Position *pos) {
         fail("the SFEN round trip changes the position", pos);
 }
 
+/* solve --variations on a's main line from pos: each variation a defence there
+ * other than the main line's, its line legal with every attacker move a check and
+ * mate at the end, no longer than the main line from its ply; and the KIF writer
+ * takes them as branches. */
+static void check_variations(const Position *pos, const TsAnswer *a, const TsOptions *o) {
+    static DfCtx *vctx;
+    static FILE *sink;
+    if (!vctx && !(vctx = df_new(4))) abort();
+    if (!sink && !(sink = fopen("/dev/null", "w"))) abort();
+    TsOptions vo = *o;
+    vo.node_limit = FUZZ_VARIATION_NODES;
+    TsVariations vs;
+    if (ts_variations(vctx, pos, a, &vo, &vs)) abort();
+    if (!vs.run) fail("no variations listed for a mate with a main line", pos);
+    static KifBranch br[TS_MAX_VARIATIONS];
+    for (int i = 0; i < vs.n; i++) {
+        const TsVariation *v = &vs.v[i];
+        if (v->ply < 2 || v->ply > a->npv - 1 || v->ply % 2) fail("a variation at an attacker's ply", pos);
+        Position q = *pos;
+        for (int k = 0; k < v->ply - 1; k++) {
+            Undo u;
+            pos_do_move(&q, a->pv[k], &u);
+        }
+        static MoveList legal;
+        gen_legal(&q, &legal);
+        if (v->moves[0] == a->pv[v->ply - 1] || !movelist_has(&legal, v->moves[0])) fail("a variation's defence", pos);
+        Undo u;
+        pos_do_move(&q, v->moves[0], &u);
+        if (v->result == TS_MATE) {
+            if (v->length != v->nmoves) fail("a variation's length is not its line's", pos);
+            if (a->exact_length && v->exact && v->length > a->length - v->ply + 1)
+                fail("a variation is longer than the main line from its ply", pos);
+            if (pc_replay_line(&q, v->moves + 1, v->nmoves - 1, NULL)) fail("a variation's line does not mate", pos);
+        } else if (v->nmoves != 1) {
+            fail("an unknown variation with a line", pos);
+        }
+        br[i] = (KifBranch){v->ply, v->moves, v->nmoves, NULL};
+    }
+    if (kif_write_branches(sink, pos, a->pv, a->npv, "fuzz", br, vs.n)) fail("kif_write_branches", pos);
+    ts_variations_free(&vs);
+}
+
 /* A short solve, as `solve` would run it (its input checks first). */
 static void check_solve(const Position *pos) {
     static DfCtx *ctx;
@@ -84,6 +130,7 @@ static void check_solve(const Position *pos) {
     if (answer.result == TS_MATE && answer.exact_length && answer.npv && answer.length != answer.npv)
         fail("the main line's length is not the length", pos);
     if (answer.result == TS_MATE && answer.length_lb > answer.length) fail("the lower bound is above the length", pos);
+    if (answer.result == TS_MATE && answer.npv) check_variations(pos, &answer, &o);
     /* core/mate1.c and core/screen.c, the screen's own mate tests, against the solver:
      * a plain mate in one is a mate in one under the futile rule too (no reply at all) */
     static MoveList mates;
