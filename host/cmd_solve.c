@@ -316,6 +316,20 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
                  before ? "interrupted: not searched (Ctrl-C)" : "interrupted: Ctrl-C stopped the search; what it had settled stands");
 }
 
+/* --variations for a solved job, on c; a Ctrl-C among them marks the answer
+ * interrupted (so --out's resume solves it again). */
+static void solve_variations(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o, int idx) {
+    TsOptions vo = *to;
+    vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
+    if (ts_variations(c, &j->pos, &j->ans, &vo, &j->vars))
+        fprintf(stderr, "tsumegen solve: out of memory for the variations of input %d\n", idx + 1);
+    if (!df_interrupted()) return;
+    TsAnswer *a = &j->ans;
+    j->interrupted = 1;
+    if (a->nnotes < TS_MAX_NOTES)
+        snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "interrupted: Ctrl-C stopped the variations");
+}
+
 /* Frees jobs_run's contexts (any array may be NULL, as may any entry). */
 static void free_contexts(DfCtx **ctx, DfCtx **helper, DfCtx **vctx, int threads) {
     for (int t = 0; t < threads; t++) {
@@ -409,12 +423,8 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         for (int i = 0; i < n; i++) {
             Job *j = &jobs[i];
             if (j->ok) interruptible_solve(c, j, &mine);
-            if (j->ok && o->variations && j->ans.result == TS_MATE && !df_interrupted()) {
-                TsOptions vo = mine;
-                vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
-                if (ts_variations(vctx[me], &j->pos, &j->ans, &vo, &j->vars))
-                    fprintf(stderr, "tsumegen solve: out of memory for the variations of input %d\n", base + i + 1);
-            }
+            if (j->ok && o->variations && j->ans.result == TS_MATE && !df_interrupted())
+                solve_variations(vctx[me], j, &mine, o, base + i);
             render(j, o);
             solve_write_kif(j, base + i, o);
 #pragma omp critical(solve_out)
