@@ -60,8 +60,10 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
     for (int i = 0; br && brc && i < j->vars.n; i++) {
         const TsVariation *v = &j->vars.v[i];
         if (v->result != TS_MATE) { left_out = 1; continue; }
+        /* (as long as the main line from its ply: 変同, the tie the main line was chosen from) */
         if (!v->exact) snprintf(brc[nb], sizeof brc[nb], "この変化は最短未証明（%d手以内の詰）", v->length);
-        br[nb] = (KifBranch){v->ply, v->moves, v->nmoves, v->exact ? NULL : brc[nb]};
+        else if (a->npv && v->length == a->length - v->ply + 1) snprintf(brc[nb], sizeof brc[nb], "変同（本手順と同手数）");
+        br[nb] = (KifBranch){v->ply, v->moves, v->nmoves, brc[nb][0] ? brc[nb] : NULL};
         nb++;
     }
     if (left_out && strlen(comment) + 64 < sizeof comment) strcat(comment, "\n変化の一部は制限で未検討");

@@ -12,7 +12,9 @@ rule text) and python-shogi's KIF move reader.
 2. The KIF of each: the main line read back unchanged by `tsumegen sfen`, one
    "変化：N手" block per variation, latest ply first, each move line read by
    python-shogi's KIF move parser as the variation's move.
-3. Limits: Zuko 2 with --variation-nodes 300 leaves its longest variation unknown (the
+3. The 変同 of a composed problem: a variation as long as the main line, said in its
+   KIF block.
+4. Limits: Zuko 2 with --variation-nodes 300 leaves its longest variation unknown (the
    KIF says so and has no block for it); unlimited, every one is exact.  Without
    --variations the answer has no such field, and --out records the option.
 Last line: "solve-variations: N passed, N failed".
@@ -174,7 +176,7 @@ def kif_has_variations(path, sfen, r):
 
 def against_reference():
     """Items 1 and 2 on ShogiBoardQ problems."""
-    for ply, count in ((5, 12 if SAN else 60), (7, 5 if SAN else 25)):
+    for ply, count in ((5, 12 if SAN else 60), (7, 5 if SAN else 25)):  # (a 3-ply one has no choice to show)
         lines = data_lines("data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt" % ply)[:count]
         sfens = [l.split(" moves ")[0] for l in lines]
         with tempfile.TemporaryDirectory() as d:
@@ -190,7 +192,7 @@ def against_reference():
 
 
 def limits():
-    """Item 3."""
+    """Item 4."""
     z2 = record_sfen("zukou-002")
     ref = tsume_ref.TsumeRef(node_limit=2_000_000)
     with tempfile.TemporaryDirectory() as d:
@@ -227,8 +229,41 @@ def limits():
               "variations: --out records the option (%r; without it: exit %d, %s)" % (opts, again.returncode, again.stderr[:200]))
 
 
+def henka_dou():
+    """A composed 25-ply problem with two longest defences at ply 16 (N*6b, P*6b: 変同,
+    test_solve_ties.py): the one the main line does not take is a variation as long
+    as the main line from there, and its KIF block says 変同; so do the other
+    variations of the same length as the main line, which are those of the
+    answer's henka_dou notes."""
+    sfen = "3S5/2+R1B4/kN1N5/1P2+R4/9/9/9/9/9 b GPb3g3s2n4l16p 1"
+    ref = tsume_ref.TsumeRef(node_limit=2_000_000)
+    with tempfile.TemporaryDirectory() as d:
+        res = solve([sfen], "--variations", "--kif", d)
+        r = res[0] if res else {}
+        vs = r.get("variations", [])
+        tie = [v for v in vs if v["ply"] == 16 and v["length"] == 10 and v["exact"]]
+        check(r.get("length") == 25 and len(tie) == 1 and {tie[0]["moves"][0], r["pv"][15]} == {"N*6b", "P*6b"},
+              "variations: the 変同 at ply 16: %s" % json.dumps(r)[:600])
+        for v in vs:
+            bad = line_mates(ref, sfen, r["pv"][:v["ply"] - 1] + v["moves"])
+            check(bad is None and v["length"] <= 25 - v["ply"] + 1, "variations: %s: %s: %s" % (sfen, json.dumps(v), bad))
+        text = open(os.path.join(d, "0001.kif"), encoding="utf-8").read() if os.path.exists(os.path.join(d, "0001.kif")) else ""
+        # the 変同 variations are those of the henka_dou notes (same length from their ply)
+        dou = {(v["ply"], v["moves"][0]) for v in vs if v["exact"] and v["length"] == 25 - v["ply"] + 1}
+        noted = set()
+        for n in r.get("notes", []):
+            m = re.match(r"henka_dou: ply (\d+) (.*)", n)
+            if m:
+                noted |= {(int(m.group(1)), mv) for mv in m.group(2).split()}
+        check(dou == noted and (16, tie[0]["moves"][0] if tie else "") in dou,
+              "variations: the 変同 variations %s, the notes' %s" % (sorted(dou), sorted(noted)))
+        check(re.search(r"変化：16手\n  16 [^\n]*\n\*変同（本手順と同手数）\n", text) is not None and
+              text.count("*変同（本手順と同手数）") == len(dou), "variations: the KIF's 変同 comments: %s" % text[-800:])
+
+
 def main():
     against_reference()
+    henka_dou()
     limits()
     return summary("solve-variations")
 
