@@ -17,15 +17,18 @@ rule text) and python-shogi's KIF move reader.
 4. Limits: Zuko 2 with --variation-nodes 300 leaves its longest variation unknown (the
    KIF says so and has no block for it); unlimited, every one is exact.  Without
    --variations the answer has no such field, and --out records the option.
+5. Ctrl-C among the variations: the answer says it was interrupted.
 Last line: "solve-variations: N passed, N failed".
 """
 import json
 import multiprocessing
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import cshogi
 import shogi.KIF
@@ -261,10 +264,36 @@ def henka_dou():
               text.count("*変同（本手順と同手数）") == len(dou), "variations: the KIF's 変同 comments: %s" % text[-800:])
 
 
+def interrupt():
+    """Ctrl-C among the variations (Zuko 20: its exact length in seconds, then about
+    as long for its 34 variations; the signal goes once the trace says the length is
+    exact): the answer is printed with the variations so far, and says it was
+    interrupted, so that --out's resume solves it again; exit status 130."""
+    z20 = record_sfen("zukou-020")
+    p = subprocess.Popen([EXE, "solve", "--threads", "1", "--no-flaws", "--trace", "--variations", z20],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in p.stderr:
+        if ": exact 39" in line:
+            break
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    r = json.loads(out) if out.strip() else {}
+    vs = r.get("variations", [])
+    ok = (p.returncode == 130 and r.get("length") == 39 and "interrupted: Ctrl-C stopped the variations" in r.get("notes", [])
+          and (r.get("variations_cut") or any(v["result"] == "unknown" for v in vs)))
+    check(ok, "variations: Ctrl-C among them: rc %s, %s" % (p.returncode, json.dumps(r)[:500]))
+
+
 def main():
     against_reference()
     henka_dou()
     limits()
+    interrupt()
     return summary("solve-variations")
 
 
