@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job with sensible defaults: compose perfect problems with the GA from
 # the built-in 1-move problem, then show what was found.  Results land in
-# out/compose-<timestamp>/ (problems.jsonl, NNN.kif, summary.json); Ctrl-C keeps them, and
+# out/compose-<timestamp>/ (problems.jsonl, NNN.kif, summary.json, and the longest
+# problem solved again with its 変化 in longest/0001.kif); Ctrl-C keeps them, and
 #   bin/tsumegen compose ga --out DIR --resume
 # continues an interrupted run with its own options (from DIR/checkpoint.txt).
 set -euo pipefail
@@ -27,6 +28,11 @@ if [ -n "$longest" ]; then
     set -- $longest
     echo "  #$1: $2 plies  $3 $4 $5 $6" >&2
     kif=$(printf "%s/%03d.kif" "$out" "$1")
+    # shown with its 変化 (each other defence's own mate), checked again by solve
+    if bin/tsumegen solve --variations --kif "$out/longest" "$3 $4 $5 $6" >"$out/longest.json" 2>/dev/null &&
+        [ -f "$out/longest/0001.kif" ]; then
+        kif=$out/longest/0001.kif
+    fi
     [ -f "$kif" ] && cat "$kif"
 fi
 exit "$rc"
