@@ -40,7 +40,7 @@ static int peer_row(const char *peer, const char *name, char *const *lines, int 
     return 0;
 }
 
-int bench_solve(int count, int threads, const char *peer) {
+int bench_solve(int count, int threads, const char *peer, int variations) {
     SolveOpts o;
     memset(&o, 0, sizeof o);
     o.hash_mb = 16;
@@ -72,16 +72,22 @@ int bench_solve(int count, int threads, const char *peer) {
         double one_ms[2] = {0, 0};  /* one thread's search ms: exact, full */
         for (int i = 0; i < n; i++) job_prepare(&jobs[i], &o);
         const char *name = strrchr(BENCH_SETS[s], '/') + 1;
-        for (int pass = 0; pass < 4; pass++) {
+        for (int pass = 0; pass < 4 + variations; pass++) {
             o.flaws = pass >= 2;
             o.threads = pass & 1 ? all : 1;
+            o.variations = pass == 4;  /* (pass 4: one thread) */
             if ((pass & 1) && all == 1) continue;
-            for (int i = 0; i < n; i++) { free(jobs[i].json); jobs[i].json = NULL; jobs[i].done = 0; }
+            for (int i = 0; i < n; i++) {
+                free(jobs[i].json);
+                jobs[i].json = NULL;
+                jobs[i].done = 0;
+                ts_variations_free(&jobs[i].vars);
+            }
             double t0 = wall();
             if (jobs_run(jobs, n, &o, NULL, 0) < 0) { jobs_free(jobs, n); free_lines(lines, n); return EXIT_USAGE; }
             double t = wall() - t0;
             uint64_t nodes = 0;
-            int mate = 0, exact = 0, perfect = 0;
+            int mate = 0, exact = 0, perfect = 0, nvar = 0;
             double search_ms = 0;
             for (int i = 0; i < n; i++) {
                 const TsAnswer *a = &jobs[i].ans;
@@ -90,10 +96,13 @@ int bench_solve(int count, int threads, const char *peer) {
                 mate += a->result == TS_MATE;
                 exact += a->result == TS_MATE && a->exact_length && a->length == jobs[i].nrec;
                 perfect += a->perfect;
+                nvar += jobs[i].vars.n;
             }
-            printf("%-34s %-5s threads=%-2d n=%4d  %7.2f s wall  %6.2f ms/problem  nodes %10llu  mate %4d  exact=record %4d  perfect %4d\n",
-                   name, o.flaws ? "full" : "exact", o.threads, n, t, search_ms / (n ? n : 1), (unsigned long long)nodes,
-                   mate, exact, perfect);
+            printf("%-34s %-5s threads=%-2d n=%4d  %7.2f s wall  %6.2f ms/problem  nodes %10llu  mate %4d  exact=record %4d  perfect %4d",
+                   name, o.variations ? "+var" : o.flaws ? "full" : "exact", o.threads, n, t, search_ms / (n ? n : 1),
+                   (unsigned long long)nodes, mate, exact, perfect);
+            if (o.variations) printf("  variations %d", nvar);
+            putchar('\n');
             fflush(stdout);
             if (o.threads == 1) one_ms[o.flaws] = search_ms;
         }

@@ -49,7 +49,7 @@ int cmd_compose(int argc, char **argv);
 int cmd_points(int argc, char **argv);
 extern const char USAGE_POINTS[];
 extern const char USAGE_COMPOSE[];
-int bench_solve(int count, int threads, const char *peer);  /* bench_solve.c: `tsumegen bench solve` */
+int bench_solve(int count, int threads, const char *peer, int variations);  /* bench_solve.c: `tsumegen bench solve` */
 /* A peer solver's sums over one run (bench solve --peer). */
 typedef struct {
     int lines, mate, nomate, unknown;

@@ -28,13 +28,15 @@ const char USAGE_BENCH[] =
     "the same stream), one and two passes, digests and kept indices, checked\n"
     "against the CPU; --gen-only skips the upload rows, --local-sweep adds work-group sizes,\n"
     "--no-mate3 the first row only.\n"
-    "usage: tsumegen bench solve [--count N] [--threads N] [--peer CMD]\n"
+    "usage: tsumegen bench solve [--count N] [--threads N] [--peer CMD] [--variations]\n"
     "solve: the exact solver on the first N (default 1000) ShogiBoardQ problems of each set\n"
     "(data/third_party/shogiboardq), one thread and all threads, without and with the flaw analysis.\n"
     "--peer CMD: also runs the shell command CMD on the same problems (their lines on its stdin;\n"
     "it prints one JSON line each with \"result\", \"nodes\" and \"ms\", as\n"
     "benchmarks/peers/osl_dfpn does) and prints its row and the one-thread ratios\n"
     "exact/peer and full/peer of the search times each reports (benchmarks/peer_solve.sh).\n"
+    "--variations: a row more per set, one thread: full + solve --variations (the wall time\n"
+    "includes them; ms/problem and nodes are the problems' own searches).\n"
     "usage: tsumegen bench confirm [--count N] [--nodes N]\n"
     "confirm: the composer's unbounded 余詰 confirmation (\"any mate at all?\", plain rule) on\n"
     "the first N (default 60) of data/composer/hard_alternatives.txt, one thread, --nodes\n"
@@ -209,7 +211,7 @@ int bench_peer_run(const char *cmd, char *const *lines, int n, PeerTotals *t, ch
 }
 
 int cmd_bench(int argc, char **argv) {
-    int repeat = 3, count = -1, threads = 0;
+    int repeat = 3, count = -1, threads = 0, variations = 0;
     unsigned long long nodes = 2000000;
     const char *what = "perft", *peer = NULL;
     if (argc > 1 && !strcmp(argv[1], "screen")) return bench_screen(argc - 1, argv + 1);
@@ -232,6 +234,8 @@ int cmd_bench(int argc, char **argv) {
             if (cli_parse_int("bench", o, v, 1, 1024, &x)) return EXIT_USAGE;
             threads = (int)x;
             i++;
+        } else if (!strcmp(o, "--variations")) {
+            variations = 1;
         } else if (!strcmp(argv[i], "--peer") && i + 1 < argc) {
             peer = argv[++i];
             if (!*peer) return cli_error("bench", "--peer needs a command");
@@ -239,8 +243,9 @@ int cmd_bench(int argc, char **argv) {
         else return cli_error("bench", "unknown option '%s'", argv[i]);
     }
     if (peer && strcmp(what, "solve")) return cli_error("bench", "--peer is for bench solve");
+    if (variations && strcmp(what, "solve")) return cli_error("bench", "--variations is for bench solve");
     if (!strcmp(what, "perft")) return bench_perft(repeat);
-    if (!strcmp(what, "solve")) return bench_solve(count > 0 ? count : 1000, threads, peer);
+    if (!strcmp(what, "solve")) return bench_solve(count > 0 ? count : 1000, threads, peer, variations);
     if (!strcmp(what, "confirm")) return bench_confirm(count > 0 ? count : 60, nodes);
     return cli_error("bench", "unknown benchmark '%s' (available: perft, screen, solve, confirm)", what);
 }

@@ -87,6 +87,15 @@ for bad in "bash $tmp/short.sh|printed 1 answers for 3 problems" "false|failed (
        ! echo "$out" | grep -q ' peer  threads'; then ok "bench solve --peer '$cmd': exit 2, names it"
     else bad "bench solve --peer '$cmd' (exit $rc): $out"; fi
 done
+# bench solve --variations: its row per set, the variations counted (the 3-ply set's
+# first three problems have some)
+out=$("$TSUMEGEN" bench solve --count 3 --threads 1 --variations 2>&1); rc=$?
+expect "bench solve --variations" $rc "$out" \
+    '^tsume_3ply_1000_20261001.txt +\+var +threads=1 +n= +3 .* perfect +3 +variations [1-9][0-9]*$' \
+    '^tsume_13ply_1000_20261001.txt +\+var +threads=1 +n= +3 '
+out=$("$TSUMEGEN" bench perft --variations 2>&1); rc=$?
+if [ $rc -eq 2 ] && echo "$out" | grep -q "variations is for bench solve"; then ok "bench perft --variations refused"
+else bad "bench perft --variations (exit $rc): $out"; fi
 out=$("$TSUMEGEN" bench perft --peer x 2>&1); rc=$?
 if [ $rc -eq 2 ] && echo "$out" | grep -q "peer is for bench solve"; then ok "bench perft --peer refused"
 else bad "bench perft --peer (exit $rc): $out"; fi
