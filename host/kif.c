@@ -4,6 +4,7 @@
 #include "kif.h"
 #include <string.h>
 #include "../core/mate1.h"
+#include "proofcheck.h"
 
 const char *const KIF_FW_DIGIT[10] = {"０", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
 static const char *const KANJI_NUM[19] = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十",
@@ -66,7 +67,8 @@ static void move_lines(FILE *f, Position pos, int first, int prev_to, const Move
         prev_to = move_to(moves[i]);
         pos_do_move(&pos, moves[i], &u);
     }
-    if (is_checkmated(&pos)) fprintf(f, "%4d 詰み\n", first + n + 1);
+    /* mate under the tsume rule too: in check with only futile drops left (合い効かず) */
+    if (is_checkmated(&pos) || (in_check(&pos) && pc_final_mate(&pos, pos.side ^ 1, 0))) fprintf(f, "%4d 詰み\n", first + n + 1);
 }
 
 int kif_write(FILE *f, const Position *start, const Move *moves, int n, const char *comment) {

@@ -77,6 +77,8 @@ if not os.access(EXE, os.X_OK):
     fail("oracle %s not built (run make)" % EXE)
     finish()
 
+import tsume_ref  # noqa: E402  (on cshogi: the futile rule's final-position test)
+
 # ---------------------------------------------------------------- pieces
 # Our piece types: 1..7 = P L N S B R G, 8 = K, promoted = base + 8.
 # Squares: sq = file*9 + rank (file 0 = 1筋, rank 0 = 一段), as in USI and cshogi.
@@ -735,7 +737,9 @@ def kif_check(rng, roots):
         if not errors and got_usi != seq_usi:
             errors.append("moves read back as %s" % " ".join(got_usi))
         if not errors:
-            checkmated = b.is_check() and b.is_game_over()
+            # mate: no legal move, or (TSUME_RULES.md) only futile drops left, which
+            # the independent reference decides (the writer's test is proofcheck.c's)
+            checkmated = b.is_check() and (b.is_game_over() or tsume_ref.TsumeRef().and_within(b, 0))
             if checkmated != mate:
                 errors.append("詰み line %s" % ("missing" if checkmated else "on a non-mate"))
         if errors:

@@ -155,6 +155,9 @@ def kif_has_variations(path, sfen, r):
     want = "%s moves %s" % (r["sfen"], " ".join(r["pv"]))
     check(back == [want], "variations KIF %s: read back %s, want %s" % (path, back, want))
     text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    main = text.split("\n変化：")[0].rstrip("\n").splitlines()
+    check(main and main[-1].split() == [str(len(r["pv"]) + 1), "詰み"], "variations KIF %s: the main line ends %s" %
+          (path, main[-1:] if main else None))
     blocks = kif_blocks(text)
     mates = [v for v in r.get("variations", []) if v["result"] == "mate"]
     check(len(blocks) == len(mates), "variations KIF %s: %d blocks for %d variations" % (path, len(blocks), len(mates)))
@@ -172,9 +175,8 @@ def kif_has_variations(path, sfen, r):
                 usi, last_sq, special = shogi.KIF.Parser.parse_move_str(line, last_sq)
                 if usi:
                     got.append(usi)
-            # (詰み ends a block whose last position is checkmate; a mate that leaves
-            # only futile drops ends with the mating move, as the main line does)
-            if got == v["moves"] and lines and lines[0].split()[0] == str(v["ply"]):
+            # (詰み also where only futile drops are left: the 3-ply set's first problem)
+            if got == v["moves"] and lines and lines[0].split()[0] == str(v["ply"]) and lines[-1].split()[-1] == "詰み":
                 ok = True
         check(ok, "variations KIF %s: no block reads as %s" % (path, json.dumps(v)))
 
