@@ -24,11 +24,9 @@ import json
 import multiprocessing
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import cshogi
 import shogi.KIF
@@ -36,7 +34,7 @@ import shogi.KIF
 import tsume_ref
 from data_rows import record_sfen
 from tally import check, summary
-from test_solve import EXE, SAN, data_lines, kif_read_back, solve
+from test_solve import EXE, SAN, ctrl_c, data_lines, kif_read_back, solve
 
 NODE_LIMIT = 2_000_000  # the reference's budget per answer
 
@@ -274,18 +272,12 @@ def interrupt():
     exact): the answer is printed with the variations so far, and says it was
     interrupted, so that --out's resume solves it again; exit status 130."""
     z20 = record_sfen("zukou-020")
-    p = subprocess.Popen([EXE, "solve", "--threads", "1", "--no-flaws", "--trace", "--variations", z20],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    for line in p.stderr:
-        if ": exact 39" in line:
-            break
-    time.sleep(0.3)
-    p.send_signal(signal.SIGINT)
-    try:
-        out, err = p.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out, err = p.communicate()
+    def exact(p):
+        for line in p.stderr:
+            if ": exact 39" in line:
+                return line
+        return None
+    p, _, out, err = ctrl_c(["--no-flaws", "--trace", "--variations"], z20 + "\n", exact)
     r = json.loads(out) if out.strip() else {}
     vs = r.get("variations", [])
     ok = (p.returncode == 130 and r.get("length") == 39 and "interrupted: Ctrl-C stopped the variations" in r.get("notes", [])
