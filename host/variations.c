@@ -1,5 +1,6 @@
 /* variations.c - 変化 along a main line (variations.h). */
 #include "variations.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,7 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
     memset(out, 0, sizeof *out);
     if (a->result != TS_MATE || a->npv < 1) return 0;
     out->run = 1;
+    if (o->trace) fprintf(stderr, "trace: variations of the %d-ply main line\n", a->npv);
     /* each variation is a problem of its own: exact length and main line, no flaws */
     TsOptions vo = *o;
     vo.flaws = vo.verify = vo.first_flaw = vo.yozume_confirm = vo.max_length = 0;

@@ -268,16 +268,16 @@ def henka_dou():
 
 def interrupt():
     """Ctrl-C among the variations (Zuko 20: its exact length in seconds, then about
-    as long for its 34 variations; the signal goes once the trace says the length is
-    exact): the answer is printed with the variations so far, and says it was
+    as long for its 34 variations; the signal goes once the trace says they begin):
+    the answer is printed with the variations so far, and says it was
     interrupted, so that --out's resume solves it again; exit status 130."""
     z20 = record_sfen("zukou-020")
-    def exact(p):
+    def begun(p):
         for line in p.stderr:
-            if ": exact 39" in line:
+            if line.startswith("trace: variations of the 39-ply main line"):
                 return line
         return None
-    p, _, out, err = ctrl_c(["--no-flaws", "--trace", "--variations"], z20 + "\n", exact)
+    p, _, out, err = ctrl_c(["--no-flaws", "--trace", "--variations"], z20 + "\n", begun)
     r = json.loads(out) if out.strip() else {}
     vs = r.get("variations", [])
     ok = (p.returncode == 130 and r.get("length") == 39 and "interrupted: Ctrl-C stopped the variations" in r.get("notes", [])
