@@ -71,6 +71,16 @@ static void move_lines(FILE *f, Position pos, int first, int prev_to, const Move
     if (is_checkmated(&pos) || (in_check(&pos) && pc_final_mate(&pos, pos.side ^ 1, 0))) fprintf(f, "%4d 詰み\n", first + n + 1);
 }
 
+void kif_position_before(const Position *start, const Move *moves, int ply, Position *at, int *prev_to) {
+    *at = *start;
+    *prev_to = -1;
+    for (int i = 0; i < ply - 1; i++) {
+        Undo u;
+        *prev_to = move_to(moves[i]);
+        pos_do_move(at, moves[i], &u);
+    }
+}
+
 int kif_write(FILE *f, const Position *start, const Move *moves, int n, const char *comment) {
     return kif_write_branches(f, start, moves, n, comment, NULL, 0);
 }
@@ -99,19 +109,12 @@ int kif_write_branches(FILE *f, const Position *start, const Move *moves, int n,
     /* the branches by ply, latest first: a reader attaches "変化：N手" to the last
      * line written that reaches ply N, so an earlier ply's branch must come after */
     for (int ply = n; ply >= 1 && nb > 0; ply--) {
-        int any = 0;
-        for (int i = 0; i < nb && !any; i++) any = branches[i].ply == ply && branches[i].n >= 1;
-        if (!any) continue;
-        int prev_to = -1;
-        Position at = *start;
-        for (int i = 0; i < ply - 1; i++) {
-            Undo u;
-            prev_to = move_to(moves[i]);
-            pos_do_move(&at, moves[i], &u);
-        }
+        Position at;
+        int prev_to = -2;  /* (-2: the ply's position not made yet) */
         for (int i = 0; i < nb; i++) {
             const KifBranch *b = &branches[i];
             if (b->ply != ply || b->n < 1) continue;
+            if (prev_to == -2) kif_position_before(start, moves, ply, &at, &prev_to);
             fprintf(f, "\n変化：%d手\n", ply);
             move_lines(f, at, ply - 1, prev_to, b->moves, b->n, b->comment);
         }

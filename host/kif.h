@@ -23,6 +23,9 @@ int kif_write_branches(FILE *f, const Position *pos, const Move *moves, int n, c
                        const KifBranch *branches, int nb);
 /* The Japanese notation of one move ("２三銀打", "同　歩成", "７六歩(77)"), UTF-8. */
 void kif_move_text(const Position *pos, Move m, int prev_to, char *buf, size_t len);
+/* The position before 1-based ply of the line moves from start (its first ply-1
+ * moves played), and *prev_to the square of the last of them (-1: none), for 同. */
+void kif_position_before(const Position *start, const Move *moves, int ply, Position *at, int *prev_to);
 /* Full-width digits ０-９ (a file in KIF), UTF-8; the reader parses with the same table. */
 extern const char *const KIF_FW_DIGIT[10];
 

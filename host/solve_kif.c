@@ -22,13 +22,9 @@ static void kif_flaw_lines(const TsAnswer *a, const Position *start, int flaws_r
     if (a->nyozume) {
         KIF_ADD("\n余詰:");
         for (int i = 0; i < a->nyozume && i < KIF_YOZUME_SHOWN; i++) {
-            Position pos = *start;
-            int prev_to = -1;
-            for (int ply = 0; ply < a->yozume[i].ply - 1 && ply < a->npv; ply++) {  /* (the line up to it) */
-                Undo u;
-                prev_to = move_to(a->pv[ply]);
-                pos_do_move(&pos, a->pv[ply], &u);
-            }
+            Position pos;
+            int prev_to, ply = a->yozume[i].ply;
+            kif_position_before(start, a->pv, ply <= a->npv ? ply : a->npv + 1, &pos, &prev_to);
             char text[64];
             kif_move_text(&pos, a->yozume[i].move, prev_to, text, sizeof text);
             KIF_ADD("%s%d手目 %s（%d手以内）", i ? "、" : " ", a->yozume[i].ply, text, a->yozume[i].length);
@@ -66,7 +62,8 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
         br[nb] = (KifBranch){v->ply, v->moves, v->nmoves, brc[nb][0] ? brc[nb] : NULL};
         nb++;
     }
-    if (left_out && strlen(comment) + 64 < sizeof comment) strcat(comment, "\n変化の一部は制限で未検討");
+    size_t at = strlen(comment);
+    if (left_out) util_buf_add(comment, sizeof comment, &at, "\n変化の一部は制限で未検討");
     kif_write_branches(f, &j->pos, a->npv ? a->pv : a->line, shown, comment, br, nb);
     free(br);
     free(brc);

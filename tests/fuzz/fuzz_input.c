@@ -90,11 +90,9 @@ static void check_variations(const Position *pos, const TsAnswer *a, const TsOpt
     for (int i = 0; i < vs.n; i++) {
         const TsVariation *v = &vs.v[i];
         if (v->ply < 2 || v->ply > a->npv - 1 || v->ply % 2) fail("a variation at an attacker's ply", pos);
-        Position q = *pos;
-        for (int k = 0; k < v->ply - 1; k++) {
-            Undo u;
-            pos_do_move(&q, a->pv[k], &u);
-        }
+        Position q;
+        int prev_to;
+        kif_position_before(pos, a->pv, v->ply, &q, &prev_to);
         static MoveList legal;
         gen_legal(&q, &legal);
         if (v->moves[0] == a->pv[v->ply - 1] || !movelist_has(&legal, v->moves[0])) fail("a variation's defence", pos);
