@@ -4,7 +4,7 @@
   python3 benchmarks/tsume_ref_fuzz.py random SEED COUNT [BOUND] [NODES]
       COUNT random tsume-like positions (test_oracle's generator, SEED): lengths up to
       BOUND (default 7), then 余詰 and main lines of the mates found, and the
-      variations (solve --variations) of those of at most 9 plies
+      variations (solve --variation-depth 2) of those of at most 9 plies
   python3 benchmarks/tsume_ref_fuzz.py incheck SEED COUNT [BOUND] [NODES]
       the same with the attacker (side to move) in check: about 45 s of generation
       a thousand positions

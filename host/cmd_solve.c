@@ -24,7 +24,7 @@ const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--hash-max MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--length-search auto|up|walk] [--max-length N]\n"
-    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--variations] [--variation-nodes N] [--strict-hands] [--table FILE [--table-every S]] [--trace]\n"
+    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--variations] [--variation-depth N] [--variation-nodes N] [--strict-hands] [--table FILE [--table-every S]] [--trace]\n"
     "                      [SFEN ... | FILE.kif ... | FILE.csa ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
@@ -89,12 +89,17 @@ const char USAGE_SOLVE[] =
     "                comment lines give the length and 完全作, or the flaws: 余詰 (ply,\n"
     "                move, length), 駒余り, an analysis cut short or skipped\n"
     "  --variations  also solve each defence the main line does not take (futile\n"
-    "                drops are none), one level deep: each is a problem of its own\n"
-    "                (exact length and main line, --time and --variation-nodes N each:\n"
-    "                default --nodes, or 10 M).  A mate with a main line adds \"variations\":\n"
-    "                [{\"ply\",\"result\",\"length\",\"exact\",\"moves\"}] (moves: the defence,\n"
-    "                then the mate; length counts both) and \"variations_cut\":true when\n"
-    "                a limit or the cap of 256 left some out; --kif writes them as 変化\n"
+    "                drops are none): each is a problem of its own (exact length and\n"
+    "                main line, --time and --variation-nodes N each: default --nodes,\n"
+    "                or 10 M).  A mate with a main line adds \"variations\":\n"
+    "                [{\"ply\",\"result\",\"length\",\"exact\",\"moves\"}] (ply: from the\n"
+    "                start; moves: the defence, then the mate; length counts both),\n"
+    "                \"variations_cut\":true when a limit or the cap of 256 in all left\n"
+    "                some out, and their \"variation_nodes\" and \"variation_ms\" (not in\n"
+    "                \"nodes\" and \"ms\"); --kif writes them as 変化\n"
+    "  --variation-depth N  the variations of the variations too, N levels in all\n"
+    "                (default 1: the main line's only); an exact one above level N\n"
+    "                holds its own in a \"variations\" list of its own\n"
     "  --out FILE    the answers go to FILE instead of stdout.  If FILE already holds\n"
     "                answers (a run killed or stopped by Ctrl-C), those that answer\n"
     "                the same inputs in order and are complete are kept and the run\n"
@@ -158,6 +163,26 @@ static void write_sfen_field(FILE *f, const Job *j) {
 }
 
 /* `,"key":["usi",...]` */
+static void write_moves(FILE *f, const char *key, const Move *moves, int n);
+
+/* `,"variations":[...]`: those of one line (parent -1: the main line); each whose
+ * own were looked for (an exact mate above the depth) lists them inside it. */
+static void write_variations(FILE *f, const TsVariations *vs, int parent) {
+    static const char *const RES[] = {"unknown", "mate", "nomate"};
+    fputs(",\"variations\":[", f);
+    int any = 0;
+    for (int i = 0; i < vs->n; i++) {
+        const TsVariation *v = &vs->v[i];
+        if (v->parent != parent) continue;
+        fprintf(f, "%s{\"ply\":%d,\"result\":\"%s\",\"length\":%d,\"exact\":%s", any++ ? "," : "", v->ply,
+                RES[v->result], v->length, v->exact ? "true" : "false");
+        write_moves(f, "moves", v->moves, v->nmoves);
+        if (v->listed) write_variations(f, vs, i);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
 static void write_moves(FILE *f, const char *key, const Move *moves, int n) {
     char mv[8];
     fprintf(f, ",\"%s\":[", key);
@@ -219,16 +244,9 @@ static void render(Job *j, const SolveOpts *o) {
         fprintf(f, ",\"record_length\":%d,\"record_match\":%s", j->nrec, match ? "true" : "false");
     }
     if (j->vars.run) {
-        fputs(",\"variations\":[", f);
-        for (int i = 0; i < j->vars.n; i++) {
-            const TsVariation *v = &j->vars.v[i];
-            fprintf(f, "%s{\"ply\":%d,\"result\":\"%s\",\"length\":%d,\"exact\":%s", i ? "," : "", v->ply,
-                    RES[v->result], v->length, v->exact ? "true" : "false");
-            write_moves(f, "moves", v->moves, v->nmoves);
-            fputc('}', f);
-        }
-        fputc(']', f);
+        write_variations(f, &j->vars, -1);
         if (j->vars.cut) fputs(",\"variations_cut\":true", f);
+        fprintf(f, ",\"variation_nodes\":%llu,\"variation_ms\":%.1f", (unsigned long long)j->vars.nodes, j->vars.ms);
     }
     if (a->verified >= 0) {
         static const char *const V[] = {"false", "true", "\"undecided\""};
@@ -322,7 +340,7 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
 static void solve_variations(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o, int idx) {
     TsOptions vo = *to;
     vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
-    if (ts_variations(c, &j->pos, &j->ans, &vo, &j->vars))
+    if (ts_variations(c, &j->pos, &j->ans, &vo, o->variation_depth, &j->vars))
         fprintf(stderr, "tsumegen solve: out of memory for the variations of input %d\n", idx + 1);
     if (!df_interrupted()) return;
     TsAnswer *a = &j->ans;
@@ -452,6 +470,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
     o->hash_mb = 32;
     o->flaws = 1;
     o->yozume_extra = 6;
+    o->variation_depth = 1;
     o->table_every = 1800;
 #ifdef _OPENMP
     o->threads = omp_get_num_procs();
@@ -500,6 +519,12 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (!strcmp(s, "--no-flaws")) o->flaws = 0;
         else if (!strcmp(s, "--trace")) o->trace = 1;
         else if (!strcmp(s, "--variations")) o->variations = 1;
+        else if (!strcmp(s, "--variation-depth")) {
+            if (cli_parse_int(cmd, s, v, 1, 1000, &x)) return EXIT_USAGE;
+            o->variation_depth = (int)x;
+            o->variations = 1;
+            i++;
+        }
         else if (!strcmp(s, "--variation-nodes")) {
             if (cli_parse_int(cmd, s, v, 1, 1000000000000000000LL, &x)) return EXIT_USAGE;
             o->variation_nodes = (uint64_t)x;
@@ -591,6 +616,7 @@ static void answer_options(const SolveOpts *o, char *buf, size_t len) {
     if (o->apply_moves) ADD(" --apply-moves");
     if (o->strict) ADD(" --strict-hands");
     if (o->variations) ADD(" --variations");
+    if (o->variation_depth > 1) ADD(" --variation-depth %d", o->variation_depth);
 #undef ADD
     if (at) memmove(buf, buf + 1, at);  /* (drops the leading space; the NUL moves too) */
 }

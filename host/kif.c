@@ -81,6 +81,37 @@ void kif_position_before(const Position *start, const Move *moves, int ply, Posi
     }
 }
 
+/* (the parent line's position before, replayed up to i's ply) */
+void kif_branch_position(const Position *start, const Move *main_line, const KifBranch *b, int i, Position *at,
+                         int *prev_to) {
+    int p = b[i].parent;
+    if (p < 0) {
+        kif_position_before(start, main_line, b[i].ply, at, prev_to);
+        return;
+    }
+    Position from;
+    kif_branch_position(start, main_line, b, p, &from, prev_to);
+    kif_position_before(&from, b[p].moves, b[i].ply - b[p].ply + 1, at, prev_to);  /* (ply > the parent's) */
+}
+
+/* The branches of one line (parent: -1 the main line) at plies first..last, the
+ * latest first: a reader attaches "変化：N手" to the last line written that
+ * reaches ply N, so an earlier ply's branch must come after, and a branch's own
+ * branches straight after it, before the next branch of its parent. */
+static void write_branches(FILE *f, const Position *start, const Move *main_line, int parent, int first, int last,
+                           const KifBranch *b, int nb) {
+    for (int ply = last; ply >= first; ply--)
+        for (int i = 0; i < nb; i++) {
+            if (b[i].parent != parent || b[i].ply != ply || b[i].n < 1) continue;
+            Position at;
+            int prev_to;
+            kif_branch_position(start, main_line, b, i, &at, &prev_to);
+            fprintf(f, "\n変化：%d手\n", ply);
+            move_lines(f, at, ply - 1, prev_to, b[i].moves, b[i].n, b[i].comment);
+            write_branches(f, start, main_line, i, ply + 1, ply + b[i].n - 1, b, nb);
+        }
+}
+
 int kif_write(FILE *f, const Position *start, const Move *moves, int n, const char *comment) {
     return kif_write_branches(f, start, moves, n, comment, NULL, 0);
 }
@@ -106,18 +137,6 @@ int kif_write_branches(FILE *f, const Position *start, const Move *moves, int n,
     if (pos.side == WHITE) fputs("後手番\n", f);
     fputs("手数----指手---------消費時間--\n", f);
     move_lines(f, pos, 0, -1, moves, n, NULL);
-    /* the branches by ply, latest first: a reader attaches "変化：N手" to the last
-     * line written that reaches ply N, so an earlier ply's branch must come after */
-    for (int ply = n; ply >= 1 && nb > 0; ply--) {
-        Position at;
-        int prev_to = -2;  /* (-2: the ply's position not made yet) */
-        for (int i = 0; i < nb; i++) {
-            const KifBranch *b = &branches[i];
-            if (b->ply != ply || b->n < 1) continue;
-            if (prev_to == -2) kif_position_before(start, moves, ply, &at, &prev_to);
-            fprintf(f, "\n変化：%d手\n", ply);
-            move_lines(f, at, ply - 1, prev_to, b->moves, b->n, b->comment);
-        }
-    }
+    write_branches(f, start, moves, -1, 1, n, branches, nb);
     return ferror(f) ? -1 : 0;
 }

@@ -35,6 +35,7 @@ typedef struct {
     double time_s;
     int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
         max_length, trace, variations;
+    int variation_depth;  /* --variation-depth (with --variations: 1 unless given) */
     const char *kif_dir;
     const char *out_path;  /* --out FILE: answers there, resumed when it holds some */
     const char *table_path;  /* --table FILE: a lone problem's table, read first and written after */

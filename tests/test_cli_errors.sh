@@ -154,6 +154,7 @@ err evasions-not-in-check '--evasions: the side to move is not in check' moves -
 err kif-missing-sfen     'missing SFEN'                    kif
 err kif-comment-no-value '--comment needs a value'         kif --comment
 err solve-variation-nodes-0 "--variation-nodes must be a whole number in 1..1000000000000000000, got '0'" solve --variation-nodes 0 "$OK"
+err solve-variation-depth-0 "--variation-depth must be a whole number in 1..1000, got '0'" solve --variation-depth 0 "$OK"
 err solve-max-length-0  "--max-length must be a whole number in 1..999, got '0'" solve --max-length 0 "$OK"
 err solve-max-length-x  "--max-length must be a whole number in 1..999, got 'x'" solve --max-length x "$OK"
 # numbers in options (host/cli.c): a fraction, an overflow, an empty value and a

@@ -18,6 +18,9 @@ rule text) and python-shogi's KIF move reader.
    KIF says so and has no block for it); unlimited, every one is exact.  Without
    --variations the answer has no such field, and --out records the option.
 5. Ctrl-C among the variations: the answer says it was interrupted.
+6. --variation-depth: on ShogiBoardQ 7- and 11-ply problems, every line whose own
+   variations are listed is checked as in 1 against the reference, and the KIF's
+   tree, rebuilt as a reader of nested 変化 does, holds exactly the answer's lines.
 Last line: "solve-variations: N passed, N failed".
 """
 import json
@@ -75,32 +78,56 @@ def line_mates(ref, sfen, moves):
     return None
 
 
+def variation_lines(sfen, r):
+    """The answer's lines: (path, first, length, children) for the main line and each
+    variation whose own were listed (path: the moves from the start to the line's
+    end; first: the 1-based ply of its first move; children: its variations), and
+    every variation as (path, variation, parent's path, parent's first, parent's
+    length)."""
+    lines, all_vs = [], []
+    def walk(path, first, length, children):
+        lines.append((path, first, length, children))
+        for v in children:
+            vpath = path[:v["ply"] - 1] + v["moves"]
+            all_vs.append((vpath, v, path, first, length))
+            if "variations" in v:
+                walk(vpath, v["ply"], v["length"], v["variations"])
+    walk(r.get("pv", []), 1, r.get("length", 0), r.get("variations", []))
+    return lines, all_vs
+
+
 def reference_view(item):
     """Item 1 for one answer (name, sfen, answer): ("decided" or "undecided", the
-    failures found).  Runs in a worker process: the reference is slow."""
+    failures found).  Every line whose variations are listed (the main line, and
+    with --variation-depth the exact variations above the depth) is checked the same
+    way.  Runs in a worker process: the reference is slow."""
     name, sfen, r = item
     ref = tsume_ref.TsumeRef(node_limit=NODE_LIMIT)
     pv, length = r.get("pv", []), r.get("length", 0)
-    vs = r.get("variations", [])
     fails = []
     if not (r.get("result") == "mate" and len(pv) == length and "variations_cut" not in r):
         return "decided", ["%s %s answered %s" % (name, sfen, json.dumps(r)[:300])]
+    lines, all_vs = variation_lines(sfen, r)
     try:
-        for k in range(2, len(pv), 2):  # (1-based defender plies)
-            board = board_after(sfen, pv[:k - 1])
-            want = real_defences(ref, board) - {pv[k - 1]}
-            got = [v["moves"][0] for v in vs if v["ply"] == k]
-            if sorted(got) != sorted(want):
-                fails.append("%s %s ply %d: defences %s, the reference's %s" % (name, sfen, k, sorted(got), sorted(want)))
-        for v in vs:
-            after = board_after(sfen, pv[:v["ply"] - 1] + v["moves"][:1])
-            exact = ref.exact_or(after, length - v["ply"])
+        for path, first, _, children in lines:
+            # (1-based defender plies of the line; a variation's own first move is its parent's)
+            for k in range(first + 1 if first == 1 else first + 2, len(path), 2):
+                board = board_after(sfen, path[:k - 1])
+                want = real_defences(ref, board) - {path[k - 1]}
+                got = [v["moves"][0] for v in children if v["ply"] == k]
+                if sorted(got) != sorted(want):
+                    fails.append("%s %s ply %d after %s: defences %s, the reference's %s" %
+                                 (name, sfen, k, " ".join(path[:k - 1]), sorted(got), sorted(want)))
+        for vpath, v, ppath, pfirst, plength in all_vs:
+            from_there = plength - (v["ply"] - pfirst)  # the parent line's length from the variation's ply
+            after = board_after(sfen, vpath[:v["ply"]])
+            exact = ref.exact_or(after, from_there - 1)
             if not (v["result"] == "mate" and v["exact"] is True and v["length"] == len(v["moves"])
-                    and exact is not None and v["length"] == 1 + exact):
-                fails.append("%s %s: %s, the reference's length after it %s" % (name, sfen, json.dumps(v), exact))
-            bad = line_mates(ref, sfen, pv[:v["ply"] - 1] + v["moves"])
+                    and exact is not None and v["length"] == 1 + exact and v["length"] <= from_there):
+                fails.append("%s %s: %s, the reference's length after it %s" % (name, sfen, json.dumps(v)[:300], exact))
+            bad = line_mates(ref, sfen, vpath)
             if bad:
-                fails.append("%s %s: %s: %s" % (name, sfen, json.dumps(v), bad))
+                fails.append("%s %s: %s: %s" % (name, sfen, json.dumps(v)[:300], bad))
     except tsume_ref.Undecided:
         return "undecided", []
     return "decided", fails
@@ -122,17 +149,18 @@ def check_views(items):
 
 def random_variations(cases, max_plies=9):
     """tsume_ref_fuzz's check: the mates of cases ((name, sfen)) solved with
-    --variations; those of at most max_plies plies viewed by the reference.
-    Returns (answers viewed, variations, decided, undecided)."""
+    --variation-depth 2; those of at most max_plies plies viewed by the reference.
+    Returns (answers viewed, variations of both levels, decided, undecided)."""
     inp = "".join(c[1] + "\n" for c in cases)
-    p = subprocess.run([EXE, "solve", "--threads", "2", "--no-flaws", "--time", "20000", "--variation-nodes", "2000000"],
+    p = subprocess.run([EXE, "solve", "--threads", "2", "--no-flaws", "--time", "20000", "--variation-nodes", "2000000",
+                        "--variation-depth", "2"],
                        input=inp, capture_output=True, text=True)
     res = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
     check(len(res) == len(cases), "solve printed %d lines for %d inputs: %s" % (len(res), len(cases), p.stderr[:300]))
     items = [(name, sfen, r) for (name, sfen), r in zip(cases, res)
              if r.get("result") == "mate" and "length_exact" not in r and len(r.get("pv", [])) <= max_plies]
     decided, undecided = check_views(items)
-    return len(items), sum(len(r.get("variations", [])) for _, _, r in items), decided, undecided
+    return len(items), sum(len(variation_lines(sfen, r)[1]) for _, sfen, r in items), decided, undecided
 
 
 def kif_blocks(text):
@@ -196,6 +224,55 @@ def against_reference():
         check(nv >= count, "variations: only %d variations on %d %d-ply problems" % (nv, count, ply))
 
 
+def kif_tree(path, sfen):
+    """The KIF's lines as a reader that builds the tree rebuilds them (a "変化：N手"
+    block replaces ply N of the last line written that reaches it: going back over
+    the lines written since, the first whose first ply is at most N), each as its
+    full path of USI moves (python-shogi's KIF move parser, 同 from the path's move
+    before)."""
+    text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    parts = text.split("\n変化：")
+    heads = [(1, parts[0].split("手数----指手")[-1])] + [(int(re.match(r"(\d+)手", p).group(1)), p) for p in parts[1:]]
+    stack, paths = [], []  # stack: (first ply, full path) of the lines written, innermost last
+    for first, body in heads:
+        while stack and stack[-1][0] > first:
+            stack.pop()
+        # (a block at the same first ply as the top is a sibling of it: same prefix)
+        prefix = stack[-1][1][:first - 1] if stack else []
+        last_sq = shogi.SQUARE_NAMES.index(prefix[-1][2:4]) if prefix else None
+        moves = []
+        for line in body.splitlines():
+            if not re.match(r" *\d+ ", line) or "詰み" in line:
+                continue
+            usi, last_sq, _ = shogi.KIF.Parser.parse_move_str(line, last_sq)
+            moves.append(usi)
+        stack.append((first, prefix + moves))
+        paths.append(prefix + moves)
+    return paths
+
+
+def nested(ply, count, depth, min_deep):
+    """--variation-depth: every listed variation's own variations against the
+    reference (reference_view walks the tree), and the KIF's tree as a reader
+    rebuilds it holds exactly the answer's lines."""
+    lines = data_lines("data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt" % ply)[:count]
+    sfens = [l.split(" moves ")[0] for l in lines]
+    with tempfile.TemporaryDirectory() as d:
+        res = solve(sfens, "--variation-depth", str(depth), "--kif", d)
+        nv = deep = 0
+        for i, (sfen, r) in enumerate(zip(sfens, res)):
+            _, all_vs = variation_lines(sfen, r)
+            nv += len(all_vs)
+            deep += sum(1 for _, _, _, pfirst, _ in all_vs if pfirst > 1)
+            want = sorted([r.get("pv", [])] + [vpath for vpath, v, _, _, _ in all_vs if v["result"] == "mate"])
+            got = sorted(kif_tree(os.path.join(d, "%04d.kif" % (i + 1)), sfen))
+            check(got == want, "nested variations KIF %04d.kif (%s): its tree %s, the answer's %s" % (i + 1, sfen, got, want))
+        decided, undecided = check_views([("sbq%d-%d" % (ply, i), sfen, r) for i, (sfen, r) in enumerate(zip(sfens, res))])
+        check(undecided == 0, "nested variations: the reference left %d of the %d-ply answers undecided" % (undecided, ply))
+    print("shogiboardq %d-ply, depth %d: %d problems, %d variations, %d of them below level 1" % (ply, depth, count, nv, deep))
+    check(deep >= min_deep, "nested variations: only %d below level 1 on %d %d-ply problems" % (deep, count, ply))
+
+
 def limits():
     """Item 4."""
     z2 = record_sfen("zukou-002")
@@ -232,6 +309,10 @@ def limits():
         again = subprocess.run([EXE, "solve", "--out", out, z2], capture_output=True, text=True)
         check(opts == "--variations" and again.returncode == 2 and "--variations" in again.stderr,
               "variations: --out records the option (%r; without it: exit %d, %s)" % (opts, again.returncode, again.stderr[:200]))
+        out2 = os.path.join(d, "deep.jsonl")
+        subprocess.run([EXE, "solve", "--variation-depth", "2", "--out", out2, z2], capture_output=True, text=True)
+        opts2 = open(out2 + ".options").read().strip() if os.path.exists(out2 + ".options") else ""
+        check(opts2 == "--variations --variation-depth 2", "variations: --out records --variation-depth (%r)" % opts2)
 
 
 def henka_dou():
@@ -287,6 +368,8 @@ def interrupt():
 
 def main():
     against_reference()
+    nested(7, 25, 3, 12)
+    nested(11, 10, 2, 10)
     henka_dou()
     limits()
     interrupt()

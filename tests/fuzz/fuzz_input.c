@@ -72,10 +72,10 @@ static void check_round_trip(const Position *pos) {
         fail("the SFEN round trip changes the position", pos);
 }
 
-/* solve --variations on a's main line from pos: each variation a defence there
- * other than the main line's, its line legal with every attacker move a check and
- * mate at the end, no longer than the main line from its ply; and the KIF writer
- * takes them as branches. */
+/* solve --variations on a's main line from pos, two levels deep: each variation a
+ * defence there other than its parent line's, its line legal with every attacker
+ * move a check and mate at the end, no longer than its parent line from its ply;
+ * and the KIF writer takes them as branches. */
 static void check_variations(const Position *pos, const TsAnswer *a, const TsOptions *o) {
     static DfCtx *vctx;
     static FILE *sink;
@@ -84,29 +84,36 @@ static void check_variations(const Position *pos, const TsAnswer *a, const TsOpt
     TsOptions vo = *o;
     vo.node_limit = FUZZ_VARIATION_NODES;
     TsVariations vs;
-    if (ts_variations(vctx, pos, a, &vo, &vs)) abort();
+    if (ts_variations(vctx, pos, a, &vo, 2, &vs)) abort();
     if (!vs.run) fail("no variations listed for a mate with a main line", pos);
     static KifBranch br[TS_MAX_VARIATIONS];
     for (int i = 0; i < vs.n; i++) {
         const TsVariation *v = &vs.v[i];
-        if (v->ply < 2 || v->ply > a->npv - 1 || v->ply % 2) fail("a variation at an attacker's ply", pos);
+        const TsVariation *p = v->parent >= 0 ? &vs.v[v->parent] : NULL;
+        /* the parent line: its first ply, its moves, its length from there */
+        int pply = p ? p->ply : 1, plen = p ? p->length : a->length, pn = p ? p->nmoves : a->npv;
+        const Move *pmoves = p ? p->moves : a->pv;
+        if (p && (v->parent >= i || p->result != TS_MATE || !p->exact || v->level != p->level + 1 || v->level > 2))
+            fail("a variation's parent", pos);
+        if (!p && v->level != 1) fail("a main-line variation's level", pos);
+        if (v->ply % 2 || v->ply < pply + 1 || v->ply > pply + pn - 2) fail("a variation at an attacker's ply", pos);
+        br[i] = (KifBranch){v->ply, v->moves, v->result == TS_MATE ? v->nmoves : 0, NULL, v->parent};
         Position q;
         int prev_to;
-        kif_position_before(pos, a->pv, v->ply, &q, &prev_to);
+        kif_branch_position(pos, a->pv, br, i, &q, &prev_to);
         static MoveList legal;
         gen_legal(&q, &legal);
-        if (v->moves[0] == a->pv[v->ply - 1] || !movelist_has(&legal, v->moves[0])) fail("a variation's defence", pos);
+        if (v->moves[0] == pmoves[v->ply - pply] || !movelist_has(&legal, v->moves[0])) fail("a variation's defence", pos);
         Undo u;
         pos_do_move(&q, v->moves[0], &u);
         if (v->result == TS_MATE) {
             if (v->length != v->nmoves) fail("a variation's length is not its line's", pos);
-            if (a->exact_length && v->exact && v->length > a->length - v->ply + 1)
-                fail("a variation is longer than the main line from its ply", pos);
+            if (a->exact_length && v->exact && v->length > plen - (v->ply - pply))
+                fail("a variation is longer than its parent line from its ply", pos);
             if (pc_replay_line(&q, v->moves + 1, v->nmoves - 1, NULL)) fail("a variation's line does not mate", pos);
         } else if (v->nmoves != 1) {
             fail("an unknown variation with a line", pos);
         }
-        br[i] = (KifBranch){v->ply, v->moves, v->nmoves, NULL};
     }
     if (kif_write_branches(sink, pos, a->pv, a->npv, "fuzz", br, vs.n)) fail("kif_write_branches", pos);
     ts_variations_free(&vs);
