@@ -153,112 +153,6 @@ void job_prepare(Job *j, const SolveOpts *o) {
     j->ok = 1;
 }
 
-/* An answer's opening, `{"sfen":"..."`: the position as solved (the input text when
- * it could not be read).  render writes it, resume_out looks for it. */
-static void write_sfen_field(FILE *f, const Job *j) {
-    char sfen[SFEN_MAX + 8];
-    if (j->ok) sfen_format(&j->pos, sfen, sizeof sfen);
-    fputs("{\"sfen\":", f);
-    util_json_str(f, j->ok ? sfen : j->text);
-}
-
-/* `,"key":["usi",...]` */
-static void write_moves(FILE *f, const char *key, const Move *moves, int n);
-
-/* `,"variations":[...]`: those of one line (parent -1: the main line); each whose
- * own were looked for (an exact mate above the depth) lists them inside it. */
-static void write_variations(FILE *f, const TsVariations *vs, int parent) {
-    static const char *const RES[] = {"unknown", "mate", "nomate"};
-    fputs(",\"variations\":[", f);
-    int any = 0;
-    for (int i = 0; i < vs->n; i++) {
-        const TsVariation *v = &vs->v[i];
-        if (v->parent != parent) continue;
-        fprintf(f, "%s{\"ply\":%d,\"result\":\"%s\",\"length\":%d,\"exact\":%s", any++ ? "," : "", v->ply,
-                RES[v->result], v->length, v->exact ? "true" : "false");
-        write_moves(f, "moves", v->moves, v->nmoves);
-        if (v->listed) write_variations(f, vs, i);
-        fputc('}', f);
-    }
-    fputc(']', f);
-}
-
-static void write_moves(FILE *f, const char *key, const Move *moves, int n) {
-    char mv[8];
-    fprintf(f, ",\"%s\":[", key);
-    for (int i = 0; i < n; i++) {
-        move_format(moves[i], mv);
-        fprintf(f, "%s\"%s\"", i ? "," : "", mv);
-    }
-    fputc(']', f);
-}
-
-static void render(Job *j, const SolveOpts *o) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return;
-    char mv[8];
-    write_sfen_field(f, j);
-    if (!j->ok) {
-        fputs(",\"result\":\"error\",\"error\":", f);
-        util_json_str(f, j->err);
-        fputs("}", f);
-        fclose(f);
-        j->json = buf;
-        return;
-    }
-    const TsAnswer *a = &j->ans;
-    static const char *const RES[] = {"unknown", "mate", "nomate"};
-    fprintf(f, ",\"result\":\"%s\"", RES[a->result]);
-    if (a->result == TS_MATE) {
-        fprintf(f, ",\"length\":%d", a->length);
-        if (!a->exact_length) fprintf(f, ",\"length_exact\":false,\"length_lb\":%d", a->length_lb);
-        write_moves(f, "pv", a->pv, a->npv);
-        if (a->nline) write_moves(f, "mate_line", a->line, a->nline);
-        fprintf(f, ",\"perfect\":%s,\"flaws\":[", a->perfect ? "true" : "false");
-        int nf = 0;
-        if (a->nyozume) fprintf(f, "%s\"yozume\"", nf++ ? "," : "");
-        if (a->npv && a->leftover && !a->leftover_unproved) fprintf(f, "%s\"leftover\"", nf++ ? "," : "");
-        fputs("],\"yozume\":[", f);
-        for (int i = 0; i < a->nyozume && i < TS_MAX_YOZUME; i++) {
-            move_format(a->yozume[i].move, mv);
-            fprintf(f, "%s{\"ply\":%d,\"move\":\"%s\",\"length\":%d}", i ? "," : "", a->yozume[i].ply, mv,
-                    a->yozume[i].length);
-        }
-        fprintf(f, "],\"leftover\":%d", a->leftover);
-    } else {
-        fputs(",\"length\":0", f);
-        if (a->length_lb > 1) fprintf(f, ",\"length_lb\":%d", a->length_lb);
-        fputs(",\"pv\":[],\"perfect\":false,\"flaws\":[],\"yozume\":[]", f);
-    }
-    fputs(",\"notes\":[", f);
-    for (int i = 0; i < a->nnotes; i++) {
-        if (i) fputc(',', f);
-        util_json_str(f, a->notes[i]);
-    }
-    fputc(']', f);
-    if (j->nrec) {
-        int match = j->nrec == a->npv;
-        for (int i = 0; match && i < a->npv; i++) match = j->rec[i] == a->pv[i];
-        fprintf(f, ",\"record_length\":%d,\"record_match\":%s", j->nrec, match ? "true" : "false");
-    }
-    if (j->vars.run) {
-        write_variations(f, &j->vars, -1);
-        if (j->vars.cut) fputs(",\"variations_cut\":true", f);
-        fprintf(f, ",\"variation_nodes\":%llu,\"variation_ms\":%.1f", (unsigned long long)j->vars.nodes, j->vars.ms);
-    }
-    if (a->verified >= 0) {
-        static const char *const V[] = {"false", "true", "\"undecided\""};
-        fprintf(f, ",\"verified\":%s", V[a->verified]);
-        if (a->verified != 1) { fputs(",\"verify_msg\":", f); util_json_str(f, a->verify_msg); }
-    }
-    fprintf(f, ",\"nodes\":%llu,\"ms\":%.1f}", (unsigned long long)a->nodes, a->ms);
-    fclose(f);
-    j->json = buf;
-    (void)o;
-}
-
 /* A lone problem on a terminal: its node count and time every 2^19 nodes (about a second
  * or two), so a long search shows it is alive, and the length as far as it is known:
  * the mate found and what is proved of the shortest, or the exact length. */
@@ -444,7 +338,7 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
             if (j->ok) interruptible_solve(c, j, &mine);
             if (j->ok && o->variations && j->ans.result == TS_MATE && !df_interrupted())
                 solve_variations(vctx[me], j, &mine, o, base + i);
-            render(j, o);
+            solve_render(j);
             solve_write_kif(j, base + i, o);
 #pragma omp critical(solve_out)
             {
@@ -591,7 +485,7 @@ static int answers(const char *line, const Job *j) {
     size_t wlen = 0;
     FILE *w = open_memstream(&want, &wlen);
     if (!w) return 0;
-    write_sfen_field(w, j);
+    solve_write_sfen_field(w, j);
     fclose(w);
     int same = !strncmp(line, want, wlen);
     free(want);

@@ -51,6 +51,10 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base);
 /* One more job from an input line (SFEN [moves ...]); -1 when out of memory. */
 int job_add(Job **jobs, int *n, int *cap, const char *line);
 void jobs_free(Job *jobs, int n);
+/* j's answer as its JSON line in j->json (NULL when out of memory; solve_json.c). */
+void solve_render(Job *j);
+/* An answer's opening, `{"sfen":"..."`, as solve_render writes it. */
+void solve_write_sfen_field(FILE *f, const Job *j);
 /* --kif: job idx's mate as DIR/NNNN.kif (idx + 1), when it has a line (solve_kif.c). */
 void solve_write_kif(const Job *j, int idx, const SolveOpts *o);
 
