@@ -94,7 +94,7 @@ const char USAGE_SOLVE[] =
     "                or 10 M).  A mate with a main line adds \"variations\":\n"
     "                [{\"ply\",\"result\",\"length\",\"exact\",\"moves\"}] (ply: from the\n"
     "                start; moves: the defence, then the mate; length counts both),\n"
-    "                \"variations_cut\":true when a limit or the cap of 256 in all left\n"
+    "                \"variations_cut\":true when a limit or the cap of 1,024 in all left\n"
     "                some out, and their \"variation_nodes\" and \"variation_ms\" (not in\n"
     "                \"nodes\" and \"ms\"); --kif writes them as 変化\n"
     "  --variation-depth N  the variations of the variations too, N levels in all\n"

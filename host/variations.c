@@ -46,16 +46,16 @@ static int line_variations(DfCtx *c, const Position *from, const Move *moves, in
                            TsVariations *out, Position **starts) {
     Position pos = *from;
     int rc = 0;
-    for (int k = 0; k < n && !rc && !out->cut; k++) {
+    for (int k = 0; k < n && !rc && out->cut < 2; k++) {
         if ((first + k) % 2 == 0 && (k > 0 || parent < 0)) {  /* a defender node: its other defences */
             double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
             df_begin(c, pos.side ^ 1, o->node_limit, deadline);
             int nd = df_real_defences(c, &pos, length - k, ml);
-            if (nd < 0) out->cut = 1;
+            if (nd < 0 && !out->cut) out->cut = 1;  /* (and on to the next node) */
             for (int i = 0; i < nd && !rc; i++) {
                 Move d = ml->moves[i];
                 if (d == moves[k]) continue;
-                if (out->n == TS_MAX_VARIATIONS || df_interrupted()) { out->cut = 1; break; }
+                if (out->n == TS_MAX_VARIATIONS || df_interrupted()) { out->cut = 2; break; }
                 Position after = pos;
                 Undo u;
                 pos_do_move(&after, d, &u);
@@ -87,7 +87,7 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
     if (!rc) rc = line_variations(c, start, a->pv, a->npv, 1, a->length, -1, 1, o, &vo, ans, ml, out, &starts);
     /* then level by level (the list stays in that order, each one's own variations
      * together): the side lines of each exact variation not yet at the depth */
-    for (int i = 0; i < out->n && !rc && !out->cut; i++) {
+    for (int i = 0; i < out->n && !rc && out->cut < 2; i++) {
         TsVariation v = out->v[i];  /* (a copy: the list grows below) */
         if (v.level >= depth || v.result != TS_MATE || !v.exact) continue;
         out->v[i].listed = 1;

@@ -6,7 +6,7 @@
 #define TSUMEGEN_VARIATIONS_H
 #include "tsume.h"
 
-#define TS_MAX_VARIATIONS 256
+#define TS_MAX_VARIATIONS 1024
 
 typedef struct {
     int ply;      /* 1-based ply from the problem's start of the defence this one replaces */
@@ -23,7 +23,8 @@ typedef struct {
 typedef struct {
     TsVariation *v;  /* level by level; a line's own in its ply order, each ply's defences in generation order */
     int n;
-    int cut;         /* a limit left a ply's defences unlisted, or more than TS_MAX_VARIATIONS */
+    int cut;         /* 1: a limit left some node's defences unlisted; 2: the cap (more than
+                      * TS_MAX_VARIATIONS) or a Ctrl-C stopped the listing */
     int run;         /* listed: the answer is a mate with a main line (n may be 0: all forced) */
     uint64_t nodes;  /* the variations' searches, in all */
     double ms;
