@@ -297,6 +297,16 @@ def limits():
         text = open(os.path.join(d, "0001.kif"), encoding="utf-8").read()
         check("変化の一部は制限で未検討" in text and len(kif_blocks(text)) == len(cv) - len(unknown),
               "variations: Zuko 2's KIF at 300 nodes each: %d blocks" % len(kif_blocks(text)))
+        # a node whose defences a limit left unlisted does not end the listing: the
+        # later nodes' still come (Zuko 12 at 300 nodes: ply 4's are missing)
+        z12 = record_sfen("zukou-012")
+        full12, cut12 = solve([z12], "--variations", "--no-flaws"), solve([z12], "--variation-nodes", "300", "--no-flaws")
+        whole = {(v["ply"], v["moves"][0]) for v in (full12[0] if full12 else {}).get("variations", [])}
+        part = {(v["ply"], v["moves"][0]) for v in (cut12[0] if cut12 else {}).get("variations", [])}
+        missing = sorted(whole - part)
+        check(cut12 and cut12[0].get("variations_cut") is True and part <= whole and missing and
+              any(p > missing[0][0] for p, _ in part),
+              "variations: Zuko 12 at 300 nodes each lists %s of %s" % (sorted(part), sorted(whole)))
         plain = solve([z2])
         check(plain and "variations" not in plain[0], "variations: listed without --variations")
         # a mate in one lists none (an empty list: nothing left out); a no-mate has no list
