@@ -32,7 +32,6 @@ static int add_variation(TsVariations *vs, Position **starts, const Position *be
     v->length = v->result == TS_MATE ? 1 + ans->length : 0;
     vs->n++;
     vs->nodes += ans->nodes;
-    vs->ms += ans->ms;
     return 0;
 }
 
@@ -51,6 +50,7 @@ static int line_variations(DfCtx *c, const Position *from, const Move *moves, in
             double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
             df_begin(c, pos.side ^ 1, o->node_limit, deadline);
             int nd = df_real_defences(c, &pos, length - k, ml);
+            out->nodes += df_nodes(c);  /* (the futility tests of the node's drops) */
             if (nd < 0 && !out->cut) out->cut = 1;  /* (and on to the next node) */
             for (int i = 0; i < nd && !rc; i++) {
                 Move d = ml->moves[i];
@@ -73,6 +73,7 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
     memset(out, 0, sizeof *out);
     if (a->result != TS_MATE || a->npv < 1) return 0;
     out->run = 1;
+    double t0 = df_now();
     if (o->trace) fprintf(stderr, "trace: variations of the %d-ply main line\n", a->npv);
     /* each variation is a problem of its own: exact length and main line, no flaws */
     TsOptions vo = *o;
@@ -94,6 +95,7 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
         rc = line_variations(c, &starts[i], v.moves, v.nmoves, v.ply, v.length, i, v.level + 1, o, &vo, ans, ml, out,
                              &starts);
     }
+    out->ms = (df_now() - t0) * 1000;
     free(starts);
     free(ans);
     free(ml);

@@ -26,8 +26,8 @@ typedef struct {
     int cut;         /* 1: a limit left some node's defences unlisted; 2: the cap (more than
                       * TS_MAX_VARIATIONS) or a Ctrl-C stopped the listing */
     int run;         /* listed: the answer is a mate with a main line (n may be 0: all forced) */
-    uint64_t nodes;  /* the variations' searches, in all */
-    double ms;
+    uint64_t nodes;  /* the variations' searches and their nodes' futility tests, in all */
+    double ms;       /* wall time of the listing */
 } TsVariations;
 
 /* The variations of a's main line from start (nothing unless a is a mate with a
