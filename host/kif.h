@@ -10,7 +10,8 @@
 int kif_write(FILE *f, const Position *pos, const Move *moves, int n, const char *comment);
 /* A side line (変化): moves[0] replaces the move at 1-based ply (counted from the
  * start) of the main line (parent -1) or of an earlier branch (parent: its index,
- * a ply before this one's); comment (NULL: none) follows its first move. */
+ * a ply before this one's); comment (NULL: none) follows its first move.  An
+ * empty branch (n 0) is not written, and has no branches of its own. */
 typedef struct {
     int ply;
     const Move *moves;

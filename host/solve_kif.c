@@ -50,31 +50,28 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
     } else {
         snprintf(comment, sizeof comment, "%d手以内の詰（%d手以上、最短未証明、手順は一例）", a->length, a->length_lb);
     }
+    /* one branch per variation, so that a variation's parent index is its branch's;
+     * one without a mating line is an empty branch, which the writer leaves out */
     int nv = j->vars.n;
     KifBranch *br = nv ? calloc((size_t)nv, sizeof *br) : NULL;
     char (*brc)[96] = nv ? calloc((size_t)nv, sizeof *brc) : NULL;
-    int *bi = nv ? calloc((size_t)nv, sizeof *bi) : NULL;  /* a variation's branch (-1: none) */
-    int nb = 0, left_out = j->vars.cut || (nv && (!br || !brc || !bi));
-    for (int i = 0; br && brc && bi && i < nv; i++) {
+    int left_out = j->vars.cut || (nv && (!br || !brc));
+    for (int i = 0; br && brc && i < nv; i++) {
         const TsVariation *v = &j->vars.v[i];
-        bi[i] = -1;
-        if (v->result != TS_MATE) { left_out = 1; continue; }
+        if (v->result != TS_MATE) { left_out = 1; continue; }  /* (calloc: n = 0) */
         /* (as long as the line it leaves from its ply: 変同, the tie that line was chosen from) */
         const TsVariation *p = v->parent >= 0 ? &j->vars.v[v->parent] : NULL;
         int from_there = p ? p->length - (v->ply - p->ply) : a->length - v->ply + 1;
-        if (!v->exact) snprintf(brc[nb], sizeof brc[nb], "この変化は最短未証明（%d手以内の詰）", v->length);
+        if (!v->exact) snprintf(brc[i], sizeof brc[i], "この変化は最短未証明（%d手以内の詰）", v->length);
         else if (a->npv && v->length == from_there)
-            snprintf(brc[nb], sizeof brc[nb], "変同（%sと同手数）", p ? "分岐元の変化" : "本手順");
-        /* (a parent is an exact mate, so it has its branch, listed before its own) */
-        br[nb] = (KifBranch){v->ply, v->moves, v->nmoves, brc[nb][0] ? brc[nb] : NULL, p ? bi[v->parent] : -1};
-        bi[i] = nb++;
+            snprintf(brc[i], sizeof brc[i], "変同（%sと同手数）", p ? "分岐元の変化" : "本手順");
+        br[i] = (KifBranch){v->ply, v->moves, v->nmoves, brc[i][0] ? brc[i] : NULL, v->parent};
     }
     size_t at = strlen(comment);
     if (left_out) util_buf_add(comment, sizeof comment, &at, "\n変化の一部は制限で未検討");
-    kif_write_branches(f, &j->pos, a->npv ? a->pv : a->line, shown, comment, br, nb);
+    kif_write_branches(f, &j->pos, a->npv ? a->pv : a->line, shown, comment, br, br && brc ? nv : 0);
     free(br);
     free(brc);
-    free(bi);
     fclose(f);
 }
 
