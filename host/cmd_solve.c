@@ -96,7 +96,11 @@ const char USAGE_SOLVE[] =
     "                start; moves: the defence, then the mate; length counts both),\n"
     "                \"variations_cut\":true when a limit or the cap of 1,024 in all left\n"
     "                some out, and their \"variation_nodes\" and \"variation_ms\" (not in\n"
-    "                \"nodes\" and \"ms\"); --kif writes them as 変化\n"
+    "                \"nodes\" and \"ms\"); --kif writes them as 変化.  Unless --no-flaws,\n"
+    "                an exact one lists its 変化別詰 (\"henka_betsu\": [{\"ply\",\"move\",\n"
+    "                \"length\"}]): other checks at its attacker plies, its last move\n"
+    "                and 成不成 aside, that mate in the plies its line has left\n"
+    "                (\"henka_betsu_cut\":true when a limit stopped a test)\n"
     "  --variation-depth N  the variations of the variations too, N levels in all\n"
     "                (default 1: the main line's only); an exact one above level N\n"
     "                holds its own in a \"variations\" list of its own\n"
@@ -234,7 +238,7 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
 static void solve_variations(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o, int idx) {
     TsOptions vo = *to;
     vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
-    if (ts_variations(c, &j->pos, &j->ans, &vo, o->variation_depth, &j->vars))
+    if (ts_variations(c, &j->pos, &j->ans, &vo, o->variation_depth, o->flaws, &j->vars))
         fprintf(stderr, "tsumegen solve: out of memory for the variations of input %d\n", idx + 1);
     if (!df_interrupted()) return;
     TsAnswer *a = &j->ans;

@@ -30,6 +30,18 @@ static void write_variations(FILE *f, const TsVariations *vs, int parent) {
         fprintf(f, "%s{\"ply\":%d,\"result\":\"%s\",\"length\":%d,\"exact\":%s", any++ ? "," : "", v->ply,
                 RES[v->result], v->length, v->exact ? "true" : "false");
         write_moves(f, "moves", v->moves, v->nmoves);
+        if (v->betsu_run) {  /* 変化別詰: its other checks that mate in the same plies */
+            char mv[8];
+            fputs(",\"henka_betsu\":[", f);
+            for (int b = 0; b < v->nbetsu && b < TS_MAX_YOZUME; b++) {
+                move_format(v->betsu[b].move, mv);
+                fprintf(f, "%s{\"ply\":%d,\"move\":\"%s\",\"length\":%d}", b ? "," : "", v->betsu[b].ply, mv,
+                        v->betsu[b].length);
+            }
+            fputc(']', f);
+            if (v->nbetsu > TS_MAX_YOZUME) fprintf(f, ",\"henka_betsu_count\":%d", v->nbetsu);
+            if (v->betsu_run == 2) fputs(",\"henka_betsu_cut\":true", f);
+        }
         if (v->listed) write_variations(f, vs, i);
         fputc('}', f);
     }

@@ -36,6 +36,25 @@ static void kif_flaw_lines(const TsAnswer *a, const Position *start, int flaws_r
 #undef KIF_ADD
 }
 
+/* A branch's 変化別詰 as a comment line (the first KIF_YOZUME_SHOWN of them): ply,
+ * move and length, as 余詰 are given. */
+static void kif_betsu_line(const Position *start, const Move *main_line, const KifBranch *br, int i,
+                           const TsVariation *v, char *buf, size_t len) {
+    if (!v->nbetsu) return;
+    size_t at = strlen(buf);
+    Position from, pos;
+    int prev_to;
+    kif_branch_position(start, main_line, br, i, &from, &prev_to);
+    util_buf_add(buf, len, &at, "%s変化別詰:", at ? "\n" : "");
+    for (int b = 0; b < v->nbetsu && b < KIF_YOZUME_SHOWN && b < TS_MAX_YOZUME; b++) {
+        kif_position_before(&from, v->moves, v->betsu[b].ply - v->ply + 1, &pos, &prev_to);  /* (ply > v->ply) */
+        char text[64];
+        kif_move_text(&pos, v->betsu[b].move, prev_to, text, sizeof text);
+        util_buf_add(buf, len, &at, "%s%d手目 %s（%d手）", b ? "、" : " ", v->betsu[b].ply, text, v->betsu[b].length);
+    }
+    if (v->nbetsu > KIF_YOZUME_SHOWN) util_buf_add(buf, len, &at, "、ほか%d", v->nbetsu - KIF_YOZUME_SHOWN);
+}
+
 void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
     const TsAnswer *a = &j->ans;
     int shown = a->npv ? a->npv : a->nline;  /* (a line is found only where the length is open) */
@@ -54,7 +73,7 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
      * one without a mating line is an empty branch, which the writer leaves out */
     int nv = j->vars.n;
     KifBranch *br = nv ? calloc((size_t)nv, sizeof *br) : NULL;
-    char (*brc)[96] = nv ? calloc((size_t)nv, sizeof *brc) : NULL;
+    char (*brc)[512] = nv ? calloc((size_t)nv, sizeof *brc) : NULL;
     int left_out = j->vars.cut || (nv && (!br || !brc));
     for (int i = 0; br && brc && i < nv; i++) {
         const TsVariation *v = &j->vars.v[i];
@@ -65,7 +84,9 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
         if (!v->exact) snprintf(brc[i], sizeof brc[i], "この変化は最短未証明（%d手以内の詰）", v->length);
         else if (a->npv && v->length == from_there)
             snprintf(brc[i], sizeof brc[i], "変同（%sと同手数）", p ? "分岐元の変化" : "本手順");
-        br[i] = (KifBranch){v->ply, v->moves, v->nmoves, brc[i][0] ? brc[i] : NULL, v->parent};
+        br[i] = (KifBranch){v->ply, v->moves, v->nmoves, NULL, v->parent};
+        kif_betsu_line(&j->pos, a->npv ? a->pv : a->line, br, i, v, brc[i], sizeof brc[i]);
+        br[i].comment = brc[i][0] ? brc[i] : NULL;
     }
     size_t at = strlen(comment);
     if (left_out) util_buf_add(comment, sizeof comment, &at, "\n変化の一部は制限で未検討");

@@ -35,13 +35,60 @@ static int add_variation(TsVariations *vs, Position **starts, const Position *be
     return 0;
 }
 
+/* 変化別詰 of an exact variation v: at each of its attacker nodes but the last move,
+ * the other checks after which the futile rule mates within the plies the line has
+ * left after its own move.  The line is exact (the attacker's shortest at each node),
+ * so such a mate is exactly as long as the line's.  Moves that differ from the
+ * line's only in promotion are 成不成, not another mate; an alternative that
+ * transposes into the line's later positions in the same plies is a 手順前後 and is
+ * listed too (at the same length the 余詰 test's detours cannot arise).  The tests
+ * run on the variation's own table entries, with o's limits for all of them. */
+static int variation_betsu(DfCtx *c, const Position *after, TsVariation *v, const TsOptions *o) {
+    if (!v->exact || v->nmoves < 4) return 0;  /* (a mate in 1 after the defence has no node but its last) */
+    MoveList *ml = malloc(sizeof *ml);
+    if (!ml || !(v->betsu = malloc(TS_MAX_YOZUME * sizeof *v->betsu))) {
+        free(ml);
+        return -1;
+    }
+    double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
+    df_begin_keep(c, after->side, o->node_limit, deadline);
+    int save = df_set_no_rep(c, 1);  /* (bounded queries, as the 余詰 analysis asks them) */
+    Position pos = *after;
+    const Move *line = v->moves + 1;
+    int n = v->nmoves - 1;
+    v->betsu_run = 1;
+    for (int k = 0; k + 1 < n && v->betsu_run == 1; k += 2) {
+        int left = n - k;  /* plies from this node to the mate, its own move included */
+        gen_checks(&pos, ml);
+        for (int i = 0; i < ml->count; i++) {
+            Move m = ml->moves[i];
+            if (m == line[k] || (!move_is_drop(m) && !move_is_drop(line[k]) && (m & ~MOVE_PROMO) == (line[k] & ~MOVE_PROMO)))
+                continue;
+            Position q = pos;
+            Undo u;
+            pos_do_move(&q, m, &u);
+            DfResult r = df_search(c, &q, left - 1, DF_FUTILE);
+            if (r.result == DF_UNKNOWN || df_aborted(c)) { v->betsu_run = 2; break; }
+            if (r.result != DF_PROVEN) continue;
+            if (v->nbetsu < TS_MAX_YOZUME) v->betsu[v->nbetsu] = (TsYozume){v->ply + 1 + k, m, left};
+            v->nbetsu++;
+        }
+        Undo u;
+        pos_do_move(&pos, line[k], &u);
+        pos_do_move(&pos, line[k + 1], &u);
+    }
+    df_set_no_rep(c, save);
+    free(ml);
+    return 0;
+}
+
 /* The variations of one line: moves[0..n) from from, moves[0] at 1-based ply
  * first, length plies to the mate from there.  The line is exact, so at each of
  * its defender nodes its defence is a longest one and length - k bounds that
  * node's mate length (what the futility test needs).  A variation's own defence,
  * its moves[0], is skipped: its siblings are its parent's variations. */
 static int line_variations(DfCtx *c, const Position *from, const Move *moves, int n, int first, int length, int parent,
-                           int level, const TsOptions *o, const TsOptions *vo, TsAnswer *ans, MoveList *ml,
+                           int level, const TsOptions *o, const TsOptions *vo, int betsu, TsAnswer *ans, MoveList *ml,
                            TsVariations *out, Position **starts) {
     Position pos = *from;
     int rc = 0;
@@ -61,6 +108,11 @@ static int line_variations(DfCtx *c, const Position *from, const Move *moves, in
                 pos_do_move(&after, d, &u);
                 ts_solve(c, &after, vo, ans);
                 rc = add_variation(out, starts, &pos, first + k, parent, level, d, ans);
+                if (!rc && betsu) {
+                    TsVariation *v = &out->v[out->n - 1];
+                    rc = variation_betsu(c, &after, v, vo);
+                    out->nodes += df_nodes(c);
+                }
             }
         }
         Undo u;
@@ -69,7 +121,8 @@ static int line_variations(DfCtx *c, const Position *from, const Move *moves, in
     return rc;
 }
 
-int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int depth, TsVariations *out) {
+int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int depth, int betsu,
+                  TsVariations *out) {
     memset(out, 0, sizeof *out);
     if (a->result != TS_MATE || a->npv < 1) return 0;
     out->run = 1;
@@ -85,15 +138,15 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
     MoveList *ml = malloc(sizeof *ml);
     Position *starts = NULL;
     int rc = ans && ml ? 0 : -1;
-    if (!rc) rc = line_variations(c, start, a->pv, a->npv, 1, a->length, -1, 1, o, &vo, ans, ml, out, &starts);
+    if (!rc) rc = line_variations(c, start, a->pv, a->npv, 1, a->length, -1, 1, o, &vo, betsu, ans, ml, out, &starts);
     /* then level by level (the list stays in that order, each one's own variations
      * together): the side lines of each exact variation not yet at the depth */
     for (int i = 0; i < out->n && !rc && out->cut < 2; i++) {
         TsVariation v = out->v[i];  /* (a copy: the list grows below) */
         if (v.level >= depth || v.result != TS_MATE || !v.exact) continue;
         out->v[i].listed = 1;
-        rc = line_variations(c, &starts[i], v.moves, v.nmoves, v.ply, v.length, i, v.level + 1, o, &vo, ans, ml, out,
-                             &starts);
+        rc = line_variations(c, &starts[i], v.moves, v.nmoves, v.ply, v.length, i, v.level + 1, o, &vo, betsu, ans, ml,
+                             out, &starts);
     }
     out->ms = (df_now() - t0) * 1000;
     free(starts);
@@ -104,7 +157,10 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
 }
 
 void ts_variations_free(TsVariations *vs) {
-    for (int i = 0; i < vs->n; i++) free(vs->v[i].moves);
+    for (int i = 0; i < vs->n; i++) {
+        free(vs->v[i].moves);
+        free(vs->v[i].betsu);
+    }
     free(vs->v);
     memset(vs, 0, sizeof *vs);
 }

@@ -18,6 +18,9 @@ typedef struct {
     int length;   /* plies from the defence to the mate, the defence included */
     int nmoves;   /* moves: the defence, then the mate after it (0 plies after it when unknown) */
     Move *moves;
+    int betsu_run;    /* 変化別詰 looked for: 0 no, 1 every test decided, 2 a limit cut some out */
+    int nbetsu;       /* found (may exceed TS_MAX_YOZUME; the first of them kept) */
+    TsYozume *betsu;  /* ply from the start, the other check, the length from it (= the line's) */
 } TsVariation;
 
 typedef struct {
@@ -35,8 +38,12 @@ typedef struct {
  * defence) other than the main line's is solved on c (reset for it) with o's
  * limits, no flaw analysis; c must not be the context whose table a caller still
  * needs.  depth >= 1 levels: the variations of each exact variation below depth are
- * listed too, at most TS_MAX_VARIATIONS in all.  Returns 0, -1 when out of memory. */
-int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int depth, TsVariations *out);
+ * listed too, at most TS_MAX_VARIATIONS in all.  betsu: each exact variation's
+ * 変化別詰 too, the other checks at its attacker nodes but the last that mate in
+ * the plies its line has left (o's limits for each variation's tests).  Returns 0,
+ * -1 when out of memory. */
+int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int depth, int betsu,
+                  TsVariations *out);
 void ts_variations_free(TsVariations *vs);
 
 #endif

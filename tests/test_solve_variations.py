@@ -96,6 +96,48 @@ def variation_lines(sfen, r):
     return lines, all_vs
 
 
+def promotion_twins(a, b):
+    """Two USI moves that differ only in promotion (成不成: not another mate)."""
+    return "*" not in a and a != b and a.rstrip("+") == b.rstrip("+")
+
+
+def betsu_fails(ref, name, sfen, vpath, v):
+    """A variation's "henka_betsu" (変化別詰) against the reference: at each of its
+    attacker nodes but the last move, exactly the other checks (promotion twins of the
+    line's move aside) after which the futile rule mates in the plies the line has left,
+    each listed with that length.  Raises tsume_ref.Undecided past the budget."""
+    end = v["ply"] + len(v["moves"]) - 1  # the 1-based ply of the mating move
+    got = {(b["ply"], b["move"]): b["length"] for b in v["henka_betsu"]}
+    want = {}
+    if v.get("henka_betsu_cut") or v.get("henka_betsu_count"):
+        return []
+    for a in range(v["ply"] + 1, end, 2):
+        board = board_after(sfen, vpath[:a - 1])
+        left = end - a + 1
+        for m in list(board.legal_moves):
+            usi = cshogi.move_to_usi(m)
+            if usi == vpath[a - 1] or promotion_twins(usi, vpath[a - 1]):
+                continue
+            board.push(m)
+            if board.is_check() and ref.and_within(board, left - 1):
+                want[(a, usi)] = left
+            board.pop()
+    if got != want:
+        return ["%s %s: %s: henka_betsu %s, the reference's %s" % (name, sfen, json.dumps(v)[:300], sorted(got.items()),
+                                                                   sorted(want.items()))]
+    return []
+
+
+def betsu_count(results):
+    """(variations whose 変化別詰 were looked for, alternatives found) in answers."""
+    looked = found = 0
+    for sfen, r in results:
+        for _, v, _, _, _ in variation_lines(sfen, r)[1]:
+            looked += "henka_betsu" in v
+            found += len(v.get("henka_betsu", []))
+    return looked, found
+
+
 def reference_view(item):
     """Item 1 for one answer (name, sfen, answer): ("decided" or "undecided", the
     failures found).  Every line whose variations are listed (the main line, and
@@ -128,6 +170,8 @@ def reference_view(item):
             bad = line_mates(ref, sfen, vpath)
             if bad:
                 fails.append("%s %s: %s: %s" % (name, sfen, json.dumps(v)[:300], bad))
+            if "henka_betsu" in v:
+                fails += betsu_fails(ref, name, sfen, vpath, v)
     except tsume_ref.Undecided:
         return "undecided", []
     return "decided", fails
@@ -149,10 +193,11 @@ def check_views(items):
 
 def random_variations(cases, max_plies=9):
     """tsume_ref_fuzz's check: the mates of cases ((name, sfen)) solved with
-    --variation-depth 2; those of at most max_plies plies viewed by the reference.
-    Returns (answers viewed, variations of both levels, decided, undecided)."""
+    --variation-depth 2 (flaws on, so each exact variation's 変化別詰 are listed too);
+    those of at most max_plies plies viewed by the reference.  Returns (answers viewed,
+    variations of both levels, 変化別詰 found in them, decided, undecided)."""
     inp = "".join(c[1] + "\n" for c in cases)
-    p = subprocess.run([EXE, "solve", "--threads", "2", "--no-flaws", "--time", "20000", "--variation-nodes", "2000000",
+    p = subprocess.run([EXE, "solve", "--threads", "2", "--time", "20000", "--variation-nodes", "2000000",
                         "--variation-depth", "2"],
                        input=inp, capture_output=True, text=True)
     res = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
@@ -160,7 +205,8 @@ def random_variations(cases, max_plies=9):
     items = [(name, sfen, r) for (name, sfen), r in zip(cases, res)
              if r.get("result") == "mate" and "length_exact" not in r and len(r.get("pv", [])) <= max_plies]
     decided, undecided = check_views(items)
-    return len(items), sum(len(variation_lines(sfen, r)[1]) for _, sfen, r in items), decided, undecided
+    found = betsu_count((sfen, r) for _, sfen, r in items)[1]
+    return len(items), sum(len(variation_lines(sfen, r)[1]) for _, sfen, r in items), found, decided, undecided
 
 
 def kif_blocks(text):
@@ -269,8 +315,25 @@ def nested(ply, count, depth, min_deep):
             check(got == want, "nested variations KIF %04d.kif (%s): its tree %s, the answer's %s" % (i + 1, sfen, got, want))
         decided, undecided = check_views([("sbq%d-%d" % (ply, i), sfen, r) for i, (sfen, r) in enumerate(zip(sfens, res))])
         check(undecided == 0, "nested variations: the reference left %d of the %d-ply answers undecided" % (undecided, ply))
-    print("shogiboardq %d-ply, depth %d: %d problems, %d variations, %d of them below level 1" % (ply, depth, count, nv, deep))
+    looked, found = betsu_count(zip(sfens, res))
+    print("shogiboardq %d-ply, depth %d: %d problems, %d variations, %d of them below level 1; 変化別詰 looked for in %d, "
+          "%d found" % (ply, depth, count, nv, deep, looked, found))
     check(deep >= min_deep, "nested variations: only %d below level 1 on %d %d-ply problems" % (deep, count, ply))
+
+
+def henka_betsu(count, min_found):
+    """変化別詰 on 11-ply ShogiBoardQ problems (their variations are long enough to
+    have some) against the reference, which reference_view checks with the rest."""
+    lines = data_lines("data/third_party/shogiboardq/tsume_11ply_1000_20261001.txt")[:count]
+    sfens = [l.split(" moves ")[0] for l in lines]
+    res = solve(sfens, "--variations")
+    looked, found = betsu_count(zip(sfens, res))
+    decided, undecided = check_views([("sbq11-%d" % i, sfen, r) for i, (sfen, r) in enumerate(zip(sfens, res))])
+    check(undecided == 0, "henka_betsu: the reference left %d answers undecided" % undecided)
+    print("shogiboardq 11-ply: %d problems, 変化別詰 looked for in %d variations, %d found" % (count, looked, found))
+    check(found >= min_found, "henka_betsu: only %d 変化別詰 on %d 11-ply problems" % (found, count))
+    none = solve(sfens[:5], "--variations", "--no-flaws")
+    check(not betsu_count(zip(sfens, none))[0], "henka_betsu: looked for under --no-flaws")
 
 
 def limits():
@@ -380,6 +443,7 @@ def main():
     against_reference()
     nested(7, 25, 3, 12)
     nested(11, 10, 2, 10)
+    henka_betsu(12 if SAN else 60, 5 if SAN else 15)
     henka_dou()
     limits()
     interrupt()

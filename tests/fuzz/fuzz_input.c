@@ -84,7 +84,7 @@ static void check_variations(const Position *pos, const TsAnswer *a, const TsOpt
     TsOptions vo = *o;
     vo.node_limit = FUZZ_VARIATION_NODES;
     TsVariations vs;
-    if (ts_variations(vctx, pos, a, &vo, 2, &vs)) abort();
+    if (ts_variations(vctx, pos, a, &vo, 2, 1, &vs)) abort();
     if (!vs.run) fail("no variations listed for a mate with a main line", pos);
     static KifBranch br[TS_MAX_VARIATIONS];
     for (int i = 0; i < vs.n; i++) {
@@ -111,6 +111,19 @@ static void check_variations(const Position *pos, const TsAnswer *a, const TsOpt
             if (a->exact_length && v->exact && v->length > plen - (v->ply - pply))
                 fail("a variation is longer than its parent line from its ply", pos);
             if (pc_replay_line(&q, v->moves + 1, v->nmoves - 1, NULL)) fail("a variation's line does not mate", pos);
+            /* 変化別詰: at an attacker ply of the line but its last, a legal check other than the line's */
+            if (v->betsu_run && (!v->exact || v->nmoves < 4)) fail("変化別詰 looked for in no exact line", pos);
+            for (int b = 0; b < v->nbetsu && b < TS_MAX_YOZUME; b++) {
+                int k = v->betsu[b].ply - v->ply;  /* (its index in moves) */
+                if (k < 1 || k % 2 == 0 || k >= v->nmoves - 1 || v->betsu[b].length != v->nmoves - k)
+                    fail("a 変化別詰's ply or length", pos);
+                Position at = q;
+                for (int t = 1; t < k; t++) pos_do_move(&at, v->moves[t], &u);
+                static MoveList checks;
+                gen_checks(&at, &checks);
+                if (v->betsu[b].move == v->moves[k] || !movelist_has(&checks, v->betsu[b].move))
+                    fail("a 変化別詰 that is no other check", pos);
+            }
         } else if (v->nmoves != 1) {
             fail("an unknown variation with a line", pos);
         }
