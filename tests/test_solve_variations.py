@@ -443,7 +443,7 @@ def main():
     against_reference()
     nested(7, 25, 3, 12)
     nested(11, 10, 2, 10)
-    henka_betsu(12 if SAN else 60, 5 if SAN else 15)
+    henka_betsu(30 if SAN else 60, 3 if SAN else 15)
     henka_dou()
     limits()
     interrupt()
