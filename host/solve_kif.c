@@ -89,6 +89,12 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
         br[i].comment = brc[i][0] ? brc[i] : NULL;
     }
     size_t at = strlen(comment);
+    int betsu = 0, betsu_lines = 0;
+    for (int i = 0; i < nv; i++) {
+        betsu += j->vars.v[i].nbetsu;
+        betsu_lines += j->vars.v[i].nbetsu > 0;
+    }
+    if (betsu) util_buf_add(comment, sizeof comment, &at, "\n変化別詰: %d変化に%d手（各変化の注記）", betsu_lines, betsu);
     if (left_out) util_buf_add(comment, sizeof comment, &at, "\n変化の一部は制限で未検討");
     kif_write_branches(f, &j->pos, a->npv ? a->pv : a->line, shown, comment, br, br && brc ? nv : 0);
     free(br);

@@ -326,7 +326,22 @@ def henka_betsu(count, min_found):
     have some) against the reference, which reference_view checks with the rest."""
     lines = data_lines("data/third_party/shogiboardq/tsume_11ply_1000_20261001.txt")[:count]
     sfens = [l.split(" moves ")[0] for l in lines]
-    res = solve(sfens, "--variations")
+    with tempfile.TemporaryDirectory() as d:
+        res = solve(sfens, "--variations", "--kif", d)
+        for i, (sfen, r) in enumerate(zip(sfens, res)):
+            vs = [v for _, v, _, _, _ in variation_lines(sfen, r)[1] if v.get("henka_betsu")]
+            if r.get("result") != "mate":
+                continue
+            with open(os.path.join(d, "%04d.kif" % (i + 1)), encoding="utf-8") as f:
+                text = f.read()
+            n = sum(len(v["henka_betsu"]) for v in vs)
+            head = "*変化別詰: %d変化に%d手" % (len(vs), n)
+            branch = [l for l in text.splitlines() if l.startswith("*変化別詰: ") and "手目" in l]
+            plies = sorted(int(p.split("手目")[0]) for l in branch for p in l[len("*変化別詰: "):].split("、") if "手目" in p)
+            want = sorted(b["ply"] for v in vs for b in v["henka_betsu"][:8])  # (a branch shows its first 8)
+            check((head in text) == bool(vs) and len(branch) == len(vs) and plies == want,
+                  "henka_betsu KIF %04d.kif: header %s, branch comments %s, the answer's plies %s" %
+                  (i + 1, head in text, branch, want))
     looked, found = betsu_count(zip(sfens, res))
     decided, undecided = check_views([("sbq11-%d" % i, sfen, r) for i, (sfen, r) in enumerate(zip(sfens, res))])
     check(undecided == 0, "henka_betsu: the reference left %d answers undecided" % undecided)
