@@ -132,7 +132,8 @@ const char USAGE_SOLVE[] =
     "                with --variations, where they begin);\n"
     "                replaces the progress line\n"
     "On a terminal, stderr shows progress: problems done, or for a lone problem its\n"
-    "nodes, seconds and length so far (\"mate 27 found, at least 19\", \"exact 25\").\n"
+    "nodes, seconds and length so far (\"mate 27 found, at least 19\", \"exact 25\"),\n"
+    "then on a line of its own the variations listed so far (--variations).\n"
     "Ctrl-C stops the searches as a limit would and still prints every answer in order\n"
     "(those cut short or never begun say \"interrupted\" in their notes); a second\n"
     "Ctrl-C ends it at once.\n"
@@ -233,13 +234,43 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
                  before ? "interrupted: not searched (Ctrl-C)" : "interrupted: Ctrl-C stopped the search; what it had settled stands");
 }
 
+/* A lone problem's variations on a terminal, on a line below the problem's own: how
+ * many are listed and the listing's seconds, at most twice a second from the
+ * variations' searches (the hook runs on the listing's thread, so vs->n is its
+ * own), and once at the end.  Zuko 1's listing takes minutes after its answer. */
+typedef struct {
+    double t0, shown;
+    const TsVariations *vs;
+} VariationProgress;
+
+static void show_variations(const VariationProgress *p) {
+    fprintf(stderr, "\rsolve: variations: %d listed, %.0f s ", p->vs->n, df_now() - p->t0);
+}
+
+static void variation_progress(void *arg, uint64_t nodes) {
+    VariationProgress *p = arg;
+    (void)nodes;
+    if (df_now() - p->shown < 0.5) return;
+    p->shown = df_now();
+    show_variations(p);
+}
+
 /* --variations for a solved job, on c; a Ctrl-C among them marks the answer
- * interrupted (so --out's resume solves it again). */
-static void solve_variations(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o, int idx) {
+ * interrupted (so --out's resume solves it again).  show: the progress line. */
+static void solve_variations(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
     TsOptions vo = *to;
     vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
-    if (ts_variations(c, &j->pos, &j->ans, &vo, o->variation_depth, o->flaws, &j->vars))
-        fprintf(stderr, "tsumegen solve: out of memory for the variations of input %d\n", idx + 1);
+    VariationProgress vp = {df_now(), df_now(), &j->vars};
+    if (show) {
+        fputc('\n', stderr);  /* (the problem's own line stays) */
+        df_set_progress(c, variation_progress, &vp, (uint64_t)1 << 16);
+    }
+    int rc = ts_variations(c, &j->pos, &j->ans, &vo, o->variation_depth, o->flaws, &j->vars);
+    if (show) {
+        df_set_progress(c, NULL, NULL, 0);
+        show_variations(&vp);
+    }
+    if (rc) fprintf(stderr, "%stsumegen solve: out of memory for the variations of input %d\n", show ? "\n" : "", idx + 1);
     if (!df_interrupted()) return;
     TsAnswer *a = &j->ans;
     j->interrupted = 1;
@@ -341,7 +372,7 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
             Job *j = &jobs[i];
             if (j->ok) interruptible_solve(c, j, &mine);
             if (j->ok && o->variations && j->ans.result == TS_MATE && !df_interrupted())
-                solve_variations(vctx[me], j, &mine, o, base + i);
+                solve_variations(vctx[me], j, &mine, o, base + i, o->progress && n == 1);
             solve_render(j);
             solve_write_kif(j, base + i, o);
 #pragma omp critical(solve_out)

@@ -404,6 +404,15 @@ def progress():
         check(rc == 0 and shown and not bad and any(known) and
               (pid != "zukou-012" or any(m.group(1) for m in parsed if m)),
               "progress %s: rc %d, lines %s, wrong %s" % (pid, rc, shown[-3:], bad[:3]))
+    # --variations: a line of its own below the problem's, its last count that of the answer
+    rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "32", "--variations", record_sfen("zukou-012")])
+    counts = [int(m.group(1)) for m in re.finditer(r"solve: variations: (\d+) listed, \d+ s", err)]
+    def listed(vs):
+        return sum(1 + listed(v.get("variations", [])) for v in vs)
+    r = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and counts and counts == sorted(counts) and counts[-1] == listed(r.get("variations", [])) > 0
+          and "\n" in err.split("solve: variations:")[0][-3:],
+          "progress of the variations: rc %d, counts %s, answer %s" % (rc, counts, out[:200]))
     # not a terminal: no progress line at all (a run of some seconds either way)
     p = subprocess.run([EXE, "solve", "--threads", "1", "--nodes", "300000" if SAN else "1200000", record_sfen("zukou-021")],
                        capture_output=True, text=True)
