@@ -93,7 +93,9 @@ const char USAGE_SOLVE[] =
     "                main line, --time and --variation-nodes N each: default --nodes,\n"
     "                or 10 M).  A mate with a main line adds \"variations\":\n"
     "                [{\"ply\",\"result\",\"length\",\"exact\",\"moves\"}] (ply: from the\n"
-    "                start; moves: the defence, then the mate; length counts both),\n"
+    "                start; moves: the defence, then the mate; length counts both;\n"
+    "                an exact one's \"leftover\": pieces in hand at its mate; where the\n"
+    "                main line leaves pieces, a henka_chou note: 変長),\n"
     "                \"variations_cut\":true when a limit or the cap of 1,024 in all left\n"
     "                some out, and their \"variation_nodes\" and \"variation_ms\" (not in\n"
     "                \"nodes\" and \"ms\"); --kif writes them as 変化.  Unless --no-flaws,\n"
@@ -271,6 +273,7 @@ static void solve_variations(DfCtx *c, Job *j, const TsOptions *to, const SolveO
         show_variations(&vp);
     }
     if (rc) fprintf(stderr, "%stsumegen solve: out of memory for the variations of input %d\n", show ? "\n" : "", idx + 1);
+    if (o->flaws) ts_henka_chou_notes(&j->vars, &j->ans);
     if (!df_interrupted()) return;
     TsAnswer *a = &j->ans;
     j->interrupted = 1;

@@ -84,6 +84,10 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
         if (!v->exact) snprintf(brc[i], sizeof brc[i], "この変化は最短未証明（%d手以内の詰）", v->length);
         else if (a->npv && v->length == from_there)
             snprintf(brc[i], sizeof brc[i], "変同（%sと同手数）", p ? "分岐元の変化" : "本手順");
+        if (v->exact && v->leftover) {  /* (as a traditional answer says of such a variation) */
+            size_t at = strlen(brc[i]);
+            util_buf_add(brc[i], sizeof brc[i], &at, "%s駒余り（持駒%d枚）", at ? "\n" : "", v->leftover);
+        }
         br[i] = (KifBranch){v->ply, v->moves, v->nmoves, NULL, v->parent};
         kif_betsu_line(&j->pos, a->npv ? a->pv : a->line, br, i, v, brc[i], sizeof brc[i]);
         br[i].comment = brc[i][0] ? brc[i] : NULL;

@@ -1,6 +1,7 @@
 /* variations.c - 変化 along a main line and, to a given depth, along the
  * variations' own lines (variations.h). */
 #include "variations.h"
+#include "sfen.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,12 @@ static int add_variation(TsVariations *vs, Position **starts, const Position *be
     v->result = ans->result == TS_MATE && nline ? TS_MATE : TS_UNKNOWN;
     v->exact = v->result == TS_MATE && ans->exact_length && ans->npv;
     v->length = v->result == TS_MATE ? 1 + ans->length : 0;
+    if (v->exact) {  /* (the attacker is the side not to move before the defence) */
+        Position end = *before;
+        Undo u;
+        for (int i = 0; i < v->nmoves; i++) pos_do_move(&end, v->moves[i], &u);
+        v->leftover = hand_total(&end, before->side ^ 1);
+    }
     vs->n++;
     vs->nodes += ans->nodes;
     return 0;
@@ -163,4 +170,25 @@ void ts_variations_free(TsVariations *vs) {
     }
     free(vs->v);
     memset(vs, 0, sizeof *vs);
+}
+
+void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a) {
+    if (!a->leftover || a->npv != a->length || !a->exact_length || a->nnotes >= TS_MAX_NOTES) return;
+    /* the latest defence with a clean alternative: there the main line turns into the
+     * longer line that ends with pieces in hand (a clean one of the same length would
+     * have been the main line, by the leftover tie-break) */
+    const TsVariation *best = NULL;
+    for (int i = 0; i < vs->n; i++) {
+        const TsVariation *v = &vs->v[i];
+        if (v->parent < 0 && v->exact && !v->leftover &&
+            (!best || v->ply > best->ply || (v->ply == best->ply && v->length > best->length)))
+            best = v;
+    }
+    if (!best) return;
+    char mv[8], dv[8];
+    move_format(a->pv[best->ply - 1], mv);
+    move_format(best->moves[0], dv);
+    snprintf(a->notes[a->nnotes++], TS_NOTE_LEN,
+             "henka_chou: ply %d %s lasts %d plies and leaves %d in hand; %s lasts %d and leaves none", best->ply, mv,
+             a->npv - best->ply + 1, a->leftover, dv, best->length);
 }

@@ -18,6 +18,7 @@ typedef struct {
     int length;   /* plies from the defence to the mate, the defence included */
     int nmoves;   /* moves: the defence, then the mate after it (0 plies after it when unknown) */
     Move *moves;
+    int leftover;     /* exact: the attacker's pieces in hand at its mate (駒余り of the variation) */
     int betsu_run;    /* 変化別詰 looked for: 0 no, 1 every test decided, 2 a limit cut some out */
     int nbetsu;       /* found (may exceed TS_MAX_YOZUME; the first of them kept) */
     TsYozume *betsu;  /* ply from the start, the other check, the length from it (= the line's) */
@@ -45,5 +46,10 @@ typedef struct {
 int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int depth, int betsu,
                   TsVariations *out);
 void ts_variations_free(TsVariations *vs);
+/* 変長 (TSUME_RULES: worth reporting, not verdict-changing): where a's main line ends
+ * with pieces in hand, each main-line defence that outlasts an exact level-1
+ * variation of its ply that ends with none (the line a composer would call the
+ * 作意) is a note "henka_chou" on a, the longest such variation named. */
+void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a);
 
 #endif

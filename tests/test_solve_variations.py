@@ -37,6 +37,7 @@ import shogi.KIF
 import tsume_ref
 from data_rows import record_sfen
 from tally import check, summary
+from data_rows import record_sfen
 from test_solve import EXE, SAN, ctrl_c, data_lines, kif_read_back, solve
 
 NODE_LIMIT = 2_000_000  # the reference's budget per answer
@@ -172,6 +173,10 @@ def reference_view(item):
                 fails.append("%s %s: %s: %s" % (name, sfen, json.dumps(v)[:300], bad))
             if "henka_betsu" in v:
                 fails += betsu_fails(ref, name, sfen, vpath, v)
+            end = board_after(sfen, vpath)
+            left = sum(end.pieces_in_hand[cshogi.Board(sfen).turn])
+            if v.get("leftover") != left:
+                fails.append("%s %s: %s: leftover, the line leaves %d" % (name, sfen, json.dumps(v)[:300], left))
     except tsume_ref.Undecided:
         return "undecided", []
     return "decided", fails
@@ -351,6 +356,30 @@ def henka_betsu(count, min_found):
     check(not betsu_count(zip(sfens, none))[0], "henka_betsu: looked for under --no-flaws")
 
 
+def henka_chou():
+    """変長: Zuko 19's main line (25 plies, the longest defence) ends with a pawn in hand;
+    at ply 18 its 8d9d outlasts 8d7c, which ends with none (the record's 21 plies): the
+    note names them, and the KIF marks the variations that end with pieces in hand.
+    Zuko 12 (no pieces left) gets no such note."""
+    sfens = [record_sfen("zukou-019"), record_sfen("zukou-012")]
+    with tempfile.TemporaryDirectory() as d:
+        res = solve(sfens, "--variations", "--kif", d)
+        r = res[0]
+        notes = [n for n in r.get("notes", []) if n.startswith("henka_chou")]
+        check(r.get("length") == 25 and "leftover" in r.get("flaws", []) and notes ==
+              ["henka_chou: ply 18 8d9d lasts 8 plies and leaves 1 in hand; 8d7c lasts 4 and leaves none"],
+              "henka_chou Zuko 19: %s" % json.dumps(r)[:600])
+        with open(os.path.join(d, "0001.kif"), encoding="utf-8") as f:
+            marks = [l for l in f.read().splitlines() if l.startswith("*駒余り（持駒")]
+        want = ["*駒余り（持駒%d枚）" % v["leftover"] for v in r.get("variations", []) if v.get("leftover")]
+        check(sorted(marks) == sorted(want) and want, "henka_chou Zuko 19 KIF: %s, the answer's %s" % (marks, want))
+        check("leftover" not in res[1].get("flaws", ["?"]) and
+              not any(n.startswith("henka_chou") for n in res[1].get("notes", [])),
+              "henka_chou Zuko 12: %s" % json.dumps(res[1])[:300])
+    decided, undecided = check_views([("zukou-019", sfens[0], res[0])])
+    check(decided == 1, "henka_chou Zuko 19: the reference left its variations undecided")
+
+
 def limits():
     """Item 4."""
     z2 = record_sfen("zukou-002")
@@ -460,6 +489,7 @@ def main():
     nested(11, 10, 2, 10)
     henka_betsu(30 if SAN else 60, 3 if SAN else 15)
     henka_dou()
+    henka_chou()
     limits()
     interrupt()
     return summary("solve-variations")
