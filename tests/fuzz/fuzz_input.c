@@ -111,6 +111,11 @@ static void check_variations(const Position *pos, const TsAnswer *a, const TsOpt
             if (a->exact_length && v->exact && v->length > plen - (v->ply - pply))
                 fail("a variation is longer than its parent line from its ply", pos);
             if (pc_replay_line(&q, v->moves + 1, v->nmoves - 1, NULL)) fail("a variation's line does not mate", pos);
+            if (v->exact) {  /* its leftover: the attacker's pieces in hand at the mate */
+                Position end = q;
+                for (int t = 1; t < v->nmoves; t++) pos_do_move(&end, v->moves[t], &u);
+                if (v->leftover != hand_total(&end, q.side)) fail("a variation's leftover", pos);
+            }
             /* 変化別詰: at an attacker ply of the line but its last, a legal check other than the line's */
             if (v->betsu_run && (!v->exact || v->nmoves < 4)) fail("変化別詰 looked for in no exact line", pos);
             for (int b = 0; b < v->nbetsu && b < TS_MAX_YOZUME; b++) {
