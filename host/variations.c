@@ -172,23 +172,43 @@ void ts_variations_free(TsVariations *vs) {
     memset(vs, 0, sizeof *vs);
 }
 
+/* Where the traditional line turns off the main line: backwards along the main
+ * line's defender plies, clean[k] is the longest line from ply k that ends with no
+ * piece in hand, going on along the main line (2 + clean[k + 2]) or leaving it by an
+ * exact level-1 variation that ends clean (its own lines chosen by TSUME_RULES, so
+ * this is the one level the listing has); then forwards, the first ply where a clean
+ * variation is longer than the main line's own clean continuation is the turn. */
 void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a) {
-    if (!a->leftover || a->npv != a->length || !a->exact_length || a->nnotes >= TS_MAX_NOTES) return;
-    /* the latest defence with a clean alternative: there the main line turns into the
-     * longer line that ends with pieces in hand (a clean one of the same length would
-     * have been the main line, by the leftover tie-break) */
-    const TsVariation *best = NULL;
+    int n = a->npv;
+    if (!a->leftover || n != a->length || !a->exact_length || a->nnotes >= TS_MAX_NOTES) return;
+    int *clean = malloc((size_t)(n + 3) * sizeof *clean);   /* -1: none */
+    const TsVariation **alt = calloc((size_t)(n + 3), sizeof *alt);  /* the longest clean variation at ply k */
+    if (!clean || !alt) {
+        free(clean);
+        free(alt);
+        return;
+    }
     for (int i = 0; i < vs->n; i++) {
         const TsVariation *v = &vs->v[i];
-        if (v->parent < 0 && v->exact && !v->leftover &&
-            (!best || v->ply > best->ply || (v->ply == best->ply && v->length > best->length)))
-            best = v;
+        if (v->parent < 0 && v->exact && !v->leftover && v->ply <= n && (!alt[v->ply] || v->length > alt[v->ply]->length))
+            alt[v->ply] = v;
     }
-    if (!best) return;
-    char mv[8], dv[8];
-    move_format(a->pv[best->ply - 1], mv);
-    move_format(best->moves[0], dv);
-    snprintf(a->notes[a->nnotes++], TS_NOTE_LEN,
-             "henka_chou: ply %d %s lasts %d plies and leaves %d in hand; %s lasts %d and leaves none", best->ply, mv,
-             a->npv - best->ply + 1, a->leftover, dv, best->length);
+    for (int k = n + 2; k > n - 1; k--) clean[k] = -1;
+    for (int k = n - 1; k >= 2; k -= 2) {
+        int on = clean[k + 2] >= 0 ? 2 + clean[k + 2] : -1;  /* (the main line itself leaves pieces) */
+        clean[k] = alt[k] && alt[k]->length > on ? alt[k]->length : on;
+    }
+    for (int k = 2; k <= n - 1; k += 2) {
+        int on = clean[k + 2] >= 0 ? 2 + clean[k + 2] : -1;
+        if (!alt[k] || alt[k]->length <= on) continue;
+        char mv[8], dv[8];
+        move_format(a->pv[k - 1], mv);
+        move_format(alt[k]->moves[0], dv);
+        snprintf(a->notes[a->nnotes++], TS_NOTE_LEN,
+                 "henka_chou: ply %d %s lasts %d plies and leaves %d in hand; %s lasts %d and leaves none", k, mv,
+                 n - k + 1, a->leftover, dv, alt[k]->length);
+        break;
+    }
+    free(clean);
+    free(alt);
 }

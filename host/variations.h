@@ -47,9 +47,9 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
                   TsVariations *out);
 void ts_variations_free(TsVariations *vs);
 /* 変長 (TSUME_RULES: worth reporting, not verdict-changing): where a's main line ends
- * with pieces in hand, each main-line defence that outlasts an exact level-1
- * variation of its ply that ends with none (the line a composer would call the
- * 作意) is a note "henka_chou" on a, the longest such variation named. */
+ * with pieces in hand, a note "henka_chou" on a names the main-line defence where
+ * the longest line that ends with none (what a traditional composer keeps as the
+ * 作意), made of the main line and its exact level-1 variations, leaves it. */
 void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a);
 
 #endif
