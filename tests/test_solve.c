@@ -5,6 +5,7 @@
 #include "test.h"
 #include "../host/tsume.h"
 #include "../host/proofcheck.h"
+#include "../host/variations.h"
 
 static DfCtx *ctx(void) {
     static DfCtx *c;
@@ -532,4 +533,38 @@ TEST(dfpn_epsilon_same_answers) {
     }
     df_set_epsilon(c, DF_EPSILON_DIV);
     CHECK(compared == 270);
+}
+
+/* ts_henka_chou_notes on a hand-made answer: an 11-ply main line that leaves a
+ * piece, clean variations at plies 2 and 6 (shorter than the main line from there,
+ * as the tie-break demands).  Backwards, the clean line through the main line's
+ * moves is 2 plies from ply 6 (its variation), 4 from ply 4, 6 from ply 2; a
+ * variation at ply 2 of 8 clean plies is longer, so the turn is ply 2, not the
+ * latest clean alternative (ply 6); of 6 plies it ties, and the turn is ply 6. */
+TEST(solve_henka_chou_turn) {
+    for (int len2 = 6; len2 <= 8; len2 += 2) {
+        TsAnswer *a = calloc(1, sizeof *a);
+        CHECK(a != NULL);
+        if (!a) return;
+        a->result = TS_MATE;
+        a->length = a->npv = 11;
+        a->exact_length = 1;
+        a->leftover = 1;
+        for (int i = 0; i < 11; i++) a->pv[i] = make_move(i, i + 9, 0);
+        Move m2[8] = {make_move(40, 41, 0)}, m6[2] = {make_move(50, 51, 0)};
+        TsVariation v[2] = {{.ply = 2, .parent = -1, .level = 1, .result = TS_MATE, .exact = 1, .length = len2,
+                             .nmoves = len2, .moves = m2},
+                            {.ply = 6, .parent = -1, .level = 1, .result = TS_MATE, .exact = 1, .length = 2,
+                             .nmoves = 2, .moves = m6}};
+        TsVariations vs = {.v = v, .n = 2};
+        ts_henka_chou_notes(&vs, a);
+        CHECK_EQ_U64(a->nnotes, 1);
+        const char *want = len2 == 8 ? "henka_chou: ply 2 " : "henka_chou: ply 6 ";
+        CHECK(a->nnotes == 1 && strncmp(a->notes[0], want, strlen(want)) == 0);
+        a->leftover = 0;  /* a main line that leaves nothing: no note */
+        a->nnotes = 0;
+        ts_henka_chou_notes(&vs, a);
+        CHECK_EQ_U64(a->nnotes, 0);
+        free(a);
+    }
 }
