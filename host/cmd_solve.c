@@ -257,10 +257,12 @@ static void variation_progress(void *arg, uint64_t nodes) {
     show_variations(p);
 }
 
-/* --variations for a solved job, on c; a Ctrl-C among them marks the answer
- * interrupted (so --out's resume solves it again).  show: the progress line. */
-static void solve_variations(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
+/* --variations for a solved job, on c (own: the context that solved it, whose
+ * entries stay); a Ctrl-C among them marks the answer interrupted (so --out's
+ * resume solves it again).  show: the progress line. */
+static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
     TsOptions vo = *to;
+    vo.keep_table = own;
     vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
     VariationProgress vp = {df_now(), df_now(), &j->vars};
     if (show) {
@@ -303,20 +305,25 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
     int pair = n == 1 && threads >= 2;
     if (threads > n) threads = n > 0 ? n : 1;
     size_t phys = util_phys_mb();
-    int tables = threads * (o->variations ? 2 : 1);
+    /* --variations are listed on the problem's own table, whose entries (its proof,
+     * its "no mate within" answers) settle most of their questions: Zuko 20's
+     * listing 61 k nodes against 2.2 M on a table of their own, Zuko 1's 98 M against
+     * 160 M.  Only with --table (a lone problem) do they get one of their own, so that
+     * the file keeps the problem's search alone */
+    int own_vtable = o->variations && o->table_path && n == 1 && jobs[0].ok;
+    int tables = threads * (own_vtable ? 2 : 1);
     if (phys && o->hash_mb > phys / (size_t)tables) {  /* (refused here, not by the OOM killer mid-search) */
         fprintf(stderr, "tsumegen solve: --hash %zu MB for each of %d table%s is more than this machine's %zu MB of memory\n",
                 o->hash_mb, tables, tables > 1 ? "s" : "", phys);
         return -1;
     }
     DfCtx **ctx = calloc((size_t)threads, sizeof *ctx), **helper = calloc((size_t)threads, sizeof *helper);
-    /* --variations: a table of their own, so that the problem's (--table) stays its own */
     DfCtx **vctx = calloc((size_t)threads, sizeof *vctx);
     int ok = ctx && helper && vctx;
     for (int t = 0; ok && t < threads; t++) {
         ok = (ctx[t] = df_new(o->hash_mb)) != NULL;
         if (ok && pair) ok = (helper[t] = df_new_helper(ctx[t])) != NULL;
-        if (ok && o->variations) ok = (vctx[t] = df_new(o->hash_mb)) != NULL;
+        if (ok && own_vtable) ok = (vctx[t] = df_new(o->hash_mb)) != NULL;
     }
     /* A lone problem's table grows as its search needs (unless --hash alone fixed
      * it): a short problem keeps its 32 MB, Zuko 21 grows to gigabytes.  Up to half
@@ -375,7 +382,7 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
             Job *j = &jobs[i];
             if (j->ok) interruptible_solve(c, j, &mine);
             if (j->ok && o->variations && j->ans.result == TS_MATE && !df_interrupted())
-                solve_variations(vctx[me], j, &mine, o, base + i, o->progress && n == 1);
+                solve_variations(vctx[me] ? vctx[me] : c, !vctx[me], j, &mine, o, base + i, o->progress && n == 1);
             solve_render(j);
             solve_write_kif(j, base + i, o);
 #pragma omp critical(solve_out)

@@ -143,9 +143,11 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
      * their subtrees, and its entries are facts about positions with this attacker
      * (as solve --table's across runs).  Zuko 20's listing: 2.2 M nodes against 4.6 M
      * with a fresh table for each variation; Zuko 1's 160 M against 177 M, and 112
-     * of its variations exact within their 10 M nodes against 108 */
+     * of its variations exact within their 10 M nodes against 108.  With
+     * o->keep_table the problem's own search is in it too (see cmd_solve.c) */
     vo.keep_table = 1;
-    df_begin(c, start->side, o->node_limit, 0);
+    if (o->keep_table) df_begin_keep(c, start->side, o->node_limit, 0);
+    else df_begin(c, start->side, o->node_limit, 0);
     vo.helper = NULL;
     vo.found_line = 1;
     TsAnswer *ans = malloc(sizeof *ans);

@@ -38,7 +38,8 @@ typedef struct {
  * main line).  Each defence that counts under the futile rule (futile drops are no
  * defence) other than the main line's is solved on c with o's limits, no flaw
  * analysis; c is reset once for the whole listing, whose searches share its
- * entries, so c must not be the context whose table a caller still needs.  depth >= 1 levels: the variations of each exact variation below depth are
+ * entries, unless o->keep_table: then c is the context that solved a (on start)
+ * and its entries help.  c must not hold a table a caller still needs as it is.  depth >= 1 levels: the variations of each exact variation below depth are
  * listed too, at most TS_MAX_VARIATIONS in all.  betsu: each exact variation's
  * 変化別詰 too, the other checks at its attacker nodes but the last that mate in
  * the plies its line has left (o's limits for each variation's tests).  Returns 0,

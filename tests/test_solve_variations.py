@@ -395,7 +395,9 @@ def limits():
             check(bad is None and v["length"] <= 21 - v["ply"] + 1, "variations: Zuko 2: %s: %s" % (json.dumps(v), bad))
         if vs:
             kif_has_variations(os.path.join(d, "0001.kif"), z2, r)
-        cut = solve([z2], "--variation-nodes", "300", "--kif", d)
+        # (--table: a lone problem's variations then get a table of their own, as they
+        # all did before they shared the problem's, where 300 nodes each settle them all)
+        cut = solve([z2], "--variation-nodes", "300", "--kif", d, "--table", os.path.join(d, "z2.tt"))
         c = cut[0] if cut else {}
         cv = c.get("variations", [])
         unknown = [v for v in cv if v["result"] == "unknown"]
@@ -407,13 +409,21 @@ def limits():
         # a node whose defences a limit left unlisted does not end the listing: the
         # later nodes' still come (Zuko 12 at 300 nodes: ply 4's are missing)
         z12 = record_sfen("zukou-012")
-        full12, cut12 = solve([z12], "--variations", "--no-flaws"), solve([z12], "--variation-nodes", "300", "--no-flaws")
+        full12 = solve([z12], "--variations", "--no-flaws")
+        cut12 = solve([z12], "--variation-nodes", "300", "--no-flaws", "--table", os.path.join(d, "z12.tt"))
         whole = {(v["ply"], v["moves"][0]) for v in (full12[0] if full12 else {}).get("variations", [])}
         part = {(v["ply"], v["moves"][0]) for v in (cut12[0] if cut12 else {}).get("variations", [])}
         missing = sorted(whole - part)
         check(cut12 and cut12[0].get("variations_cut") is True and part <= whole and missing and
               any(p > missing[0][0] for p, _ in part),
               "variations: Zuko 12 at 300 nodes each lists %s of %s" % (sorted(part), sorted(whole)))
+        # on the problem's own table (no --table) 30 nodes each still leave one open
+        shared = solve([z2], "--variation-nodes", "30")
+        sv = (shared[0] if shared else {}).get("variations", [])
+        check([v["moves"][0] for v in sv] == [v["moves"][0] for v in vs] and
+              any(v["result"] == "unknown" for v in sv) and
+              all(v["length"] == w["length"] for v, w in zip(sv, vs) if v["exact"]),
+              "variations: Zuko 2 at 30 nodes each on its own table: %s" % json.dumps(sv)[:600])
         plain = solve([z2])
         check(plain and "variations" not in plain[0], "variations: listed without --variations")
         # a mate in one lists none (an empty list: nothing left out); a no-mate has no list
@@ -466,7 +476,8 @@ def henka_dou():
 
 def interrupt():
     """Ctrl-C among the variations (Zuko 20: its exact length in seconds, then about
-    as long for its 34 variations; the signal goes once the trace says they begin):
+    as long for its 34 variations on a table of their own, which --table gives them;
+    the signal goes once the trace says they begin):
     the answer is printed with the variations so far, and says it was
     interrupted, so that --out's resume solves it again; exit status 130."""
     z20 = record_sfen("zukou-020")
@@ -475,7 +486,9 @@ def interrupt():
             if line.startswith("trace: variations of the 39-ply main line"):
                 return line
         return None
-    p, _, out, err = ctrl_c(["--no-flaws", "--trace", "--variations"], z20 + "\n", begun)
+    with tempfile.TemporaryDirectory() as d:  # (--table: their own table, where they take seconds)
+        p, _, out, err = ctrl_c(["--no-flaws", "--trace", "--variations", "--table", os.path.join(d, "z20.tt")],
+                                z20 + "\n", begun)
     r = json.loads(out) if out.strip() else {}
     vs = r.get("variations", [])
     ok = (p.returncode == 130 and r.get("length") == 39 and "interrupted: Ctrl-C stopped the variations" in r.get("notes", [])

@@ -76,13 +76,12 @@ static void check_round_trip(const Position *pos) {
  * defence there other than its parent line's, its line legal with every attacker
  * move a check and mate at the end, no longer than its parent line from its ply;
  * and the KIF writer takes them as branches. */
-static void check_variations(const Position *pos, const TsAnswer *a, const TsOptions *o) {
-    static DfCtx *vctx;
+static void check_variations(DfCtx *vctx, const Position *pos, const TsAnswer *a, const TsOptions *o) {
     static FILE *sink;
-    if (!vctx && !(vctx = df_new(4))) abort();
     if (!sink && !(sink = fopen("/dev/null", "w"))) abort();
     TsOptions vo = *o;
     vo.node_limit = FUZZ_VARIATION_NODES;
+    vo.keep_table = 1;  /* (on the table that solved it, as solve lists them) */
     TsVariations vs;
     if (ts_variations(vctx, pos, a, &vo, 2, 1, &vs)) abort();
     if (!vs.run) fail("no variations listed for a mate with a main line", pos);
@@ -153,7 +152,7 @@ static void check_solve(const Position *pos) {
     if (answer.result == TS_MATE && answer.exact_length && answer.npv && answer.length != answer.npv)
         fail("the main line's length is not the length", pos);
     if (answer.result == TS_MATE && answer.length_lb > answer.length) fail("the lower bound is above the length", pos);
-    if (answer.result == TS_MATE && answer.npv) check_variations(pos, &answer, &o);
+    if (answer.result == TS_MATE && answer.npv) check_variations(ctx, pos, &answer, &o);
     /* core/mate1.c and core/screen.c, the screen's own mate tests, against the solver:
      * a plain mate in one is a mate in one under the futile rule too (no reply at all) */
     static MoveList mates;
