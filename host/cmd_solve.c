@@ -239,7 +239,7 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
 /* A lone problem's variations on a terminal, on a line below the problem's own: how
  * many are listed and the listing's seconds, at most twice a second from the
  * variations' searches (the hook runs on the listing's thread, so vs->n is its
- * own), and once at the end.  Zuko 1's listing takes minutes after its answer. */
+ * own), and once at the end.  Zuko 1's listing takes 90 s after its answer. */
 typedef struct {
     double t0, shown;
     const TsVariations *vs;
