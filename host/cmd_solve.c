@@ -83,7 +83,10 @@ const char USAGE_SOLVE[] =
     "  --max-length N  only mates of at most N plies: asked bottom up (\"mate within 1,\n"
     "                3, ..., N?\"), no unbounded search; none: result unknown with\n"
     "                \"length_lb\" (no mate within N is proved; a longer mate may exist)\n"
-    "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false)\n"
+    "  --no-flaws    skip the 余詰/note analysis (faster; perfect is then false).\n"
+    "                A main line that leaves pieces (駒余り) gets a henka_chou note\n"
+    "                (変長): the ply where the longest line that leaves none turns off\n"
+    "                it (README: where the rules leave a choice)\n"
     "  --kif DIR     also write each mate as DIR/NNNN.kif (DIR is made if missing;\n"
     "                one that cannot be written is refused before any search); its\n"
     "                comment lines give the length and 完全作, or the flaws: 余詰 (ply,\n"
@@ -94,8 +97,7 @@ const char USAGE_SOLVE[] =
     "                or 10 M).  A mate with a main line adds \"variations\":\n"
     "                [{\"ply\",\"result\",\"length\",\"exact\",\"moves\"}] (ply: from the\n"
     "                start; moves: the defence, then the mate; length counts both;\n"
-    "                an exact one's \"leftover\": pieces in hand at its mate; where the\n"
-    "                main line leaves pieces, a henka_chou note: 変長),\n"
+    "                an exact one's \"leftover\": pieces in hand at its mate),\n"
     "                \"variations_cut\":true when a limit or the cap of 1,024 in all left\n"
     "                some out, and their \"variation_nodes\" and \"variation_ms\" (not in\n"
     "                \"nodes\" and \"ms\"); --kif writes them as 変化.  Unless --no-flaws,\n"
@@ -283,6 +285,19 @@ static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, con
         snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "interrupted: Ctrl-C stopped the variations");
 }
 
+/* Without --variations a main line that leaves pieces still gets its henka_chou note
+ * (TSUME_RULES: 変長 is worth reporting): its level-1 variations are listed for the
+ * note alone, on the table that solved it (not with --table, whose file keeps the
+ * problem's search alone). */
+static void henka_chou_alone(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o) {
+    TsOptions vo = *to;
+    vo.keep_table = 1;
+    vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
+    TsVariations vs;
+    if (!ts_variations(c, &j->pos, &j->ans, &vo, 1, 0, &vs)) ts_henka_chou_notes(&vs, &j->ans);
+    ts_variations_free(&vs);
+}
+
 /* Frees jobs_run's contexts (any array may be NULL, as may any entry). */
 static void free_contexts(DfCtx **ctx, DfCtx **helper, DfCtx **vctx, int threads) {
     for (int t = 0; t < threads; t++) {
@@ -383,6 +398,9 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
             if (j->ok) interruptible_solve(c, j, &mine);
             if (j->ok && o->variations && j->ans.result == TS_MATE && !df_interrupted())
                 solve_variations(vctx[me] ? vctx[me] : c, !vctx[me], j, &mine, o, base + i, o->progress && n == 1);
+            else if (j->ok && o->flaws && !o->table_path && j->ans.result == TS_MATE && j->ans.leftover &&
+                     !j->ans.leftover_unproved && !df_interrupted())
+                henka_chou_alone(c, j, &mine, o);
             solve_render(j);
             solve_write_kif(j, base + i, o);
 #pragma omp critical(solve_out)

@@ -189,7 +189,9 @@ void ts_variations_free(TsVariations *vs) {
  * variation is longer than the main line's own clean continuation is the turn. */
 void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a) {
     int n = a->npv;
-    if (!a->leftover || n != a->length || !a->exact_length || a->nnotes >= TS_MAX_NOTES) return;
+    if (!a->leftover || n != a->length || !a->exact_length || a->nnotes >= TS_MAX_NOTES || vs->cut) return;
+    for (int i = 0; i < vs->n; i++)  /* (an open one might be the longer clean line: no guess) */
+        if (vs->v[i].parent < 0 && !vs->v[i].exact) return;
     int *clean = malloc((size_t)(n + 3) * sizeof *clean);   /* -1: none */
     const TsVariation **alt = calloc((size_t)(n + 3), sizeof *alt);  /* the longest clean variation at ply k */
     if (!clean || !alt) {

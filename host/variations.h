@@ -50,7 +50,8 @@ void ts_variations_free(TsVariations *vs);
 /* 変長 (TSUME_RULES: worth reporting, not verdict-changing): where a's main line ends
  * with pieces in hand, a note "henka_chou" on a names the main-line defence where
  * the longest line that ends with none (what a traditional composer keeps as the
- * 作意), made of the main line and its exact level-1 variations, leaves it. */
+ * 作意), made of the main line and its exact level-1 variations, leaves it.  No
+ * note unless every level-1 variation is exact and none was left out (vs->cut). */
 void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a);
 
 #endif

@@ -378,6 +378,19 @@ def henka_chou():
               "henka_chou Zuko 12: %s" % json.dumps(res[1])[:300])
     decided, undecided = check_views([("zukou-019", sfens[0], res[0])])
     check(decided == 1, "henka_chou Zuko 19: the reference left its variations undecided")
+    # without --variations the note still comes (its listing is for the note alone);
+    # with --table it does not (that file keeps the problem's search alone); and a
+    # listing with open variations (30 nodes each) gives no note rather than a guess
+    alone, cut = solve(sfens[:1]), solve(sfens[:1], "--variation-nodes", "30")
+    with tempfile.TemporaryDirectory() as d:
+        tabled = solve(sfens[:1], "--table", os.path.join(d, "z19.tt"))
+    def chou(res):
+        return [n for n in (res[0] if res else {}).get("notes", []) if n.startswith("henka_chou")]
+    check(alone and chou(alone) == notes and "variations" not in alone[0] and not chou(tabled) and
+          tabled[0].get("length") == 25 and not chou(cut) and
+          any(not v["exact"] for v in (cut[0] if cut else {}).get("variations", [])),
+          "henka_chou Zuko 19 without --variations %s, with --table %s, at 30 nodes each %s" %
+          (chou(alone), chou(tabled), chou(cut)))
 
 
 def limits():
