@@ -259,13 +259,20 @@ static void variation_progress(void *arg, uint64_t nodes) {
     show_variations(p);
 }
 
+/* The variations' limits: --variation-nodes each (default --nodes, else 10 M);
+ * own: they are listed on the table that solved the problem, whose entries stay. */
+static TsOptions variation_options(const TsOptions *to, const SolveOpts *o, int own) {
+    TsOptions vo = *to;
+    vo.keep_table = own;
+    vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
+    return vo;
+}
+
 /* --variations for a solved job, on c (own: the context that solved it, whose
  * entries stay); a Ctrl-C among them marks the answer interrupted (so --out's
  * resume solves it again).  show: the progress line. */
 static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
-    TsOptions vo = *to;
-    vo.keep_table = own;
-    vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
+    TsOptions vo = variation_options(to, o, own);
     VariationProgress vp = {df_now(), df_now(), &j->vars};
     if (show) {
         fputc('\n', stderr);  /* (the problem's own line stays) */
@@ -290,9 +297,7 @@ static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, con
  * note alone, on the table that solved it (not with --table, whose file keeps the
  * problem's search alone). */
 static void henka_chou_alone(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o) {
-    TsOptions vo = *to;
-    vo.keep_table = 1;
-    vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
+    TsOptions vo = variation_options(to, o, 1);
     TsVariations vs;
     if (!ts_variations(c, &j->pos, &j->ans, &vo, 1, 0, &vs)) ts_henka_chou_notes(&vs, &j->ans);
     ts_variations_free(&vs);

@@ -172,7 +172,7 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
     return pick_and_follow(lc, pos, n, cand, nc, 0, pv, np);
 }
 
-static int same_but_promo(Move a, Move b) {
+int ts_same_but_promo(Move a, Move b) {
     return !move_is_drop(a) && !move_is_drop(b) && (a & ~MOVE_PROMO) == (b & ~MOVE_PROMO) && a != b;
 }
 
@@ -225,7 +225,7 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
                 if (r.result == DF_UNKNOWN || (r.result == DF_DISPROVEN && (r.flags & DF_DEPTH) && dalt >= DF_MAX_DEPTH))
                     a->complete = 0;  /* (no mate within the deepest bound is not "none at all") */
                 else if (r.result == DF_PROVEN) {
-                    if (same_but_promo(m, a->pv[k])) {
+                    if (ts_same_but_promo(m, a->pv[k])) {
                         char note[64];  /* (the confirming pass finds it again: noted once) */
                         snprintf(note, sizeof note, "%s", mv);
                         if (!confirm) add_note(a, "promotion_optional: ply %d %s also mates", note, k + 1);
@@ -364,7 +364,7 @@ static int attacker_ties(DfCtx *c, Position *pos, const TsAnswer *a, int k, int 
     gen_checks(pos, ml);
     for (int i = 0; i < ml->count && nc < 64; i++) {
         Move m = ml->moves[i];
-        int tie = n == 1 || same_but_promo(m, played);  /* (n 1: a final-move alternative) */
+        int tie = n == 1 || ts_same_but_promo(m, played);  /* (n 1: a final-move alternative) */
         for (int j = 0; j < a->nyozume && j < TS_MAX_YOZUME && !tie; j++)
             tie = a->yozume[j].ply == k + 1 && a->yozume[j].move == m;
         if (!tie) continue;

@@ -31,12 +31,7 @@ static int add_variation(TsVariations *vs, Position **starts, const Position *be
     v->result = ans->result == TS_MATE && nline ? TS_MATE : TS_UNKNOWN;
     v->exact = v->result == TS_MATE && ans->exact_length && ans->npv;
     v->length = v->result == TS_MATE ? 1 + ans->length : 0;
-    if (v->exact) {  /* (the attacker is the side not to move before the defence) */
-        Position end = *before;
-        Undo u;
-        for (int i = 0; i < v->nmoves; i++) pos_do_move(&end, v->moves[i], &u);
-        v->leftover = hand_total(&end, before->side ^ 1);
-    }
+    if (v->exact) v->leftover = ans->leftover;  /* (set with the main line ts_solve found) */
     vs->n++;
     vs->nodes += ans->nodes;
     return 0;
@@ -69,8 +64,7 @@ static int variation_betsu(DfCtx *c, const Position *after, TsVariation *v, cons
         gen_checks(&pos, ml);
         for (int i = 0; i < ml->count; i++) {
             Move m = ml->moves[i];
-            if (m == line[k] || (!move_is_drop(m) && !move_is_drop(line[k]) && (m & ~MOVE_PROMO) == (line[k] & ~MOVE_PROMO)))
-                continue;
+            if (m == line[k] || ts_same_but_promo(m, line[k])) continue;
             Position q = pos;
             Undo u;
             pos_do_move(&q, m, &u);
@@ -145,9 +139,8 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
      * with a fresh table for each variation; Zuko 1's 160 M against 177 M, and 112
      * of its variations exact within their 10 M nodes against 108.  With
      * o->keep_table the problem's own search is in it too (see cmd_solve.c) */
-    vo.keep_table = 1;
-    if (o->keep_table) df_begin_keep(c, start->side, o->node_limit, 0);
-    else df_begin(c, start->side, o->node_limit, 0);
+    vo.keep_table = 1;  /* (each search below begins with df_begin_keep) */
+    if (!o->keep_table) df_begin(c, start->side, o->node_limit, 0);
     vo.helper = NULL;
     vo.found_line = 1;
     TsAnswer *ans = malloc(sizeof *ans);
@@ -185,8 +178,8 @@ void ts_variations_free(TsVariations *vs) {
  * line's defender plies, clean[k] is the longest line from ply k that ends with no
  * piece in hand, going on along the main line (2 + clean[k + 2]) or leaving it by an
  * exact level-1 variation that ends clean (its own lines chosen by TSUME_RULES, so
- * this is the one level the listing has); then forwards, the first ply where a clean
- * variation is longer than the main line's own clean continuation is the turn. */
+ * this is the one level the listing has); the earliest ply where a clean variation
+ * is longer than the main line's own clean continuation is the turn. */
 void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a) {
     int n = a->npv;
     if (!a->leftover || n != a->length || !a->exact_length || a->nnotes >= TS_MAX_NOTES || vs->cut) return;
@@ -204,21 +197,21 @@ void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a) {
         if (v->parent < 0 && v->exact && !v->leftover && v->ply <= n && (!alt[v->ply] || v->length > alt[v->ply]->length))
             alt[v->ply] = v;
     }
-    for (int k = n + 2; k > n - 1; k--) clean[k] = -1;
+    clean[n + 1] = -1;  /* (after the last defence: the main line itself leaves pieces) */
+    int turn = 0;       /* the earliest ply where a clean variation beats going on: the turn */
     for (int k = n - 1; k >= 2; k -= 2) {
-        int on = clean[k + 2] >= 0 ? 2 + clean[k + 2] : -1;  /* (the main line itself leaves pieces) */
-        clean[k] = alt[k] && alt[k]->length > on ? alt[k]->length : on;
-    }
-    for (int k = 2; k <= n - 1; k += 2) {
         int on = clean[k + 2] >= 0 ? 2 + clean[k + 2] : -1;
-        if (!alt[k] || alt[k]->length <= on) continue;
+        int off = alt[k] && alt[k]->length > on;  /* (the clean line leaves the main line here) */
+        clean[k] = off ? alt[k]->length : on;
+        if (off) turn = k;
+    }
+    if (turn) {
         char mv[8], dv[8];
-        move_format(a->pv[k - 1], mv);
-        move_format(alt[k]->moves[0], dv);
+        move_format(a->pv[turn - 1], mv);
+        move_format(alt[turn]->moves[0], dv);
         snprintf(a->notes[a->nnotes++], TS_NOTE_LEN,
-                 "henka_chou: ply %d %s lasts %d plies and leaves %d in hand; %s lasts %d and leaves none", k, mv,
-                 n - k + 1, a->leftover, dv, alt[k]->length);
-        break;
+                 "henka_chou: ply %d %s lasts %d plies and leaves %d in hand; %s lasts %d and leaves none", turn, mv,
+                 n - turn + 1, a->leftover, dv, alt[turn]->length);
     }
     free(clean);
     free(alt);
