@@ -4,7 +4,8 @@
   python3 benchmarks/tsume_ref_fuzz.py random SEED COUNT [BOUND] [NODES]
       COUNT random tsume-like positions (test_oracle's generator, SEED): lengths up to
       BOUND (default 7), then 余詰 and main lines of the mates found, and the
-      variations (solve --variation-depth 2, with their 変化別詰) of those of at most 9 plies
+      variations (solve --variation-depth 2, with their 変化別詰) and the refutations
+      (solve --refutations) of those of at most 9 plies
   python3 benchmarks/tsume_ref_fuzz.py incheck SEED COUNT [BOUND] [NODES]
       the same with the attacker (side to move) in check: about 45 s of generation
       a thousand positions
@@ -24,6 +25,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 import tally  # noqa: E402
 import test_tsume_ref as T  # noqa: E402
+import test_solve_refutations as R  # noqa: E402
 import test_solve_variations as V  # noqa: E402
 
 
@@ -50,6 +52,7 @@ def main():
                                           T.compare, T.random_candidates(count, seed, bound, sys.argv[1] == "incheck"))
         run("余詰 (mates analysed, alternatives, decided, 余詰)", T.yozume, mates)
         run("変化 (answers of 9 plies or fewer, variations, 変化別詰, decided, undecided)", V.random_variations, mates)
+        run("紛れ (answers of 9 plies or fewer, refutations, decided, undecided)", R.random_refutations, mates)
     else:
         T.NODE_LIMIT = int(sys.argv[2]) if len(sys.argv) > 2 else 40000
         run("near misses (decided, mates, futile drops, undecided)", T.compare, T.near_misses(1000 / 150))

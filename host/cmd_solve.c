@@ -24,7 +24,7 @@ const char USAGE_SOLVE[] =
     "usage: tsumegen solve [--hash MB] [--hash-max MB] [--nodes N] [--time MS] [--threads N] [--verify] [--yozume-depth N]\n"
     "                      [--yozume-unbounded] [--yozume-confirm] [--tied-lines any|all]\n"
     "                      [--length-search auto|up|walk] [--max-length N]\n"
-    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--variations] [--variation-depth N] [--variation-nodes N] [--strict-hands] [--table FILE [--table-every S]] [--trace]\n"
+    "                      [--no-flaws] [--apply-moves] [--kif DIR] [--variations] [--variation-depth N] [--variation-nodes N] [--refutations] [--refutation-nodes N] [--strict-hands] [--table FILE [--table-every S]] [--trace]\n"
     "                      [SFEN ... | FILE.kif ... | FILE.csa ...]\n"
     "Solves tsume problems exactly (attacker = side to move) under TSUME_RULES.md:\n"
     "shortest mate, longest defence (then fewest attacker pieces left), futile drops\n"
@@ -108,6 +108,17 @@ const char USAGE_SOLVE[] =
     "  --variation-depth N  the variations of the variations too, N levels in all\n"
     "                (default 1: the main line's only); an exact one above level N\n"
     "                holds its own in a \"variations\" list of its own\n"
+    "  --refutations  紛れ: at each attacker ply of the main line, every other check\n"
+    "                (but the 余詰 listed and mates in one) with a defence that\n"
+    "                refutes it: \"refutations\":[{\"ply\",\"move\",\"reply\",\n"
+    "                \"no_mate\":true}] when no mate follows at all, else\n"
+    "                \"no_mate_within\":N (none in N plies from the check, the 余詰\n"
+    "                test's bound); or \"reply\":null with \"mates\":true (a detour,\n"
+    "                成不成, a 余詰 past the bound) or \"undecided\":true (a limit:\n"
+    "                each check has --refutation-nodes N, default --nodes, else\n"
+    "                1 M, and --time); then \"refutations_undecided\",\n"
+    "                \"refutation_nodes\" and \"refutation_ms\".  --kif writes each\n"
+    "                as a branch (the check, then its reply)\n"
     "  --out FILE    the answers go to FILE instead of stdout.  If FILE already holds\n"
     "                answers (a run killed or stopped by Ctrl-C), those that answer\n"
     "                the same inputs in order and are complete are kept and the run\n"
@@ -115,8 +126,8 @@ const char USAGE_SOLVE[] =
     "                another run is writing, is refused.  FILE.options records the\n"
     "                options that change what an answer says (--max-length,\n"
     "                --no-flaws, --yozume-*, --tied-lines, --verify, --apply-moves,\n"
-    "                --strict-hands): a resume must give the same; limits and\n"
-    "                --threads may differ\n"
+    "                --strict-hands, --variations, --refutations): a resume must\n"
+    "                give the same; limits and --threads may differ\n"
     "  --table FILE  one problem's search table on disk: read from FILE first when it\n"
     "                exists, written there after the search (FILE.tmp, then renamed), so\n"
     "                a long search stopped by --time, --nodes or Ctrl-C resumes where\n"
@@ -137,7 +148,8 @@ const char USAGE_SOLVE[] =
     "                replaces the progress line\n"
     "On a terminal, stderr shows progress: problems done, or for a lone problem its\n"
     "nodes, seconds and length so far (\"mate 27 found, at least 19\", \"exact 25\"),\n"
-    "then on a line of its own the variations listed so far (--variations).\n"
+    "then on a line of its own the variations (--variations) or refutations\n"
+    "(--refutations) listed so far.\n"
     "Ctrl-C stops the searches as a limit would and still prints every answer in order\n"
     "(those cut short or never begun say \"interrupted\" in their notes); a second\n"
     "Ctrl-C ends it at once.\n"
@@ -238,71 +250,6 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
                  before ? "interrupted: not searched (Ctrl-C)" : "interrupted: Ctrl-C stopped the search; what it had settled stands");
 }
 
-/* A lone problem's variations on a terminal, on a line below the problem's own: how
- * many are listed and the listing's seconds, at most twice a second from the
- * variations' searches (the hook runs on the listing's thread, so vs->n is its
- * own), and once at the end.  Zuko 1's listing takes 90 s after its answer. */
-typedef struct {
-    double t0, shown;
-    const TsVariations *vs;
-} VariationProgress;
-
-static void show_variations(const VariationProgress *p) {
-    fprintf(stderr, "\rsolve: variations: %d listed, %.0f s ", p->vs->n, df_now() - p->t0);
-}
-
-static void variation_progress(void *arg, uint64_t nodes) {
-    VariationProgress *p = arg;
-    (void)nodes;
-    if (df_now() - p->shown < 0.5) return;
-    p->shown = df_now();
-    show_variations(p);
-}
-
-/* The variations' limits: --variation-nodes each (default --nodes, else 10 M);
- * own: they are listed on the table that solved the problem, whose entries stay. */
-static TsOptions variation_options(const TsOptions *to, const SolveOpts *o, int own) {
-    TsOptions vo = *to;
-    vo.keep_table = own;
-    vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
-    return vo;
-}
-
-/* --variations for a solved job, on c (own: the context that solved it, whose
- * entries stay); a Ctrl-C among them marks the answer interrupted (so --out's
- * resume solves it again).  show: the progress line. */
-static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
-    TsOptions vo = variation_options(to, o, own);
-    VariationProgress vp = {df_now(), df_now(), &j->vars};
-    if (show) {
-        fputc('\n', stderr);  /* (the problem's own line stays) */
-        df_set_progress(c, variation_progress, &vp, (uint64_t)1 << 16);
-    }
-    int rc = ts_variations(c, &j->pos, &j->ans, &vo, o->variation_depth, o->flaws, &j->vars);
-    if (show) {
-        df_set_progress(c, NULL, NULL, 0);
-        show_variations(&vp);
-    }
-    if (rc) fprintf(stderr, "%stsumegen solve: out of memory for the variations of input %d\n", show ? "\n" : "", idx + 1);
-    if (o->flaws) ts_henka_chou_notes(&j->vars, &j->ans);
-    if (!df_interrupted()) return;
-    TsAnswer *a = &j->ans;
-    j->interrupted = 1;
-    if (a->nnotes < TS_MAX_NOTES)
-        snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "interrupted: Ctrl-C stopped the variations");
-}
-
-/* Without --variations a main line that leaves pieces still gets its henka_chou note
- * (TSUME_RULES: 変長 is worth reporting): its level-1 variations are listed for the
- * note alone, on the table that solved it (not with --table, whose file keeps the
- * problem's search alone). */
-static void henka_chou_alone(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o) {
-    TsOptions vo = variation_options(to, o, 1);
-    TsVariations vs;
-    if (!ts_variations(c, &j->pos, &j->ans, &vo, 1, 0, &vs)) ts_henka_chou_notes(&vs, &j->ans);
-    ts_variations_free(&vs);
-}
-
 /* Frees jobs_run's contexts (any array may be NULL, as may any entry). */
 static void free_contexts(DfCtx **ctx, DfCtx **helper, DfCtx **vctx, int threads) {
     for (int t = 0; t < threads; t++) {
@@ -330,7 +277,7 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
      * listing 61 k nodes against 2.2 M on a table of their own, Zuko 1's 98 M against
      * 160 M.  Only with --table (a lone problem) do they get one of their own, so that
      * the file keeps the problem's search alone */
-    int own_vtable = o->variations && o->table_path && n == 1 && jobs[0].ok;
+    int own_vtable = (o->variations || o->refutations) && o->table_path && n == 1 && jobs[0].ok;
     int tables = threads * (own_vtable ? 2 : 1);
     if (phys && o->hash_mb > phys / (size_t)tables) {  /* (refused here, not by the OOM killer mid-search) */
         fprintf(stderr, "tsumegen solve: --hash %zu MB for each of %d table%s is more than this machine's %zu MB of memory\n",
@@ -401,11 +348,7 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
         for (int i = 0; i < n; i++) {
             Job *j = &jobs[i];
             if (j->ok) interruptible_solve(c, j, &mine);
-            if (j->ok && o->variations && j->ans.result == TS_MATE && !df_interrupted())
-                solve_variations(vctx[me] ? vctx[me] : c, !vctx[me], j, &mine, o, base + i, o->progress && n == 1);
-            else if (j->ok && o->flaws && !o->table_path && j->ans.result == TS_MATE && j->ans.leftover &&
-                     !j->ans.leftover_unproved && !df_interrupted())
-                henka_chou_alone(c, j, &mine, o);
+            if (j->ok) solve_side_lines(c, vctx[me], j, &mine, o, base + i, o->progress && n == 1);
             solve_render(j);
             solve_write_kif(j, base + i, o);
 #pragma omp critical(solve_out)
@@ -481,6 +424,13 @@ static int parse_opts(const char *cmd, int argc, char **argv, SolveOpts *o, char
         else if (!strcmp(s, "--no-flaws")) o->flaws = 0;
         else if (!strcmp(s, "--trace")) o->trace = 1;
         else if (!strcmp(s, "--variations")) o->variations = 1;
+        else if (!strcmp(s, "--refutations")) o->refutations = 1;
+        else if (!strcmp(s, "--refutation-nodes")) {
+            if (cli_parse_int(cmd, s, v, 1, 1000000000000000000LL, &x)) return EXIT_USAGE;
+            o->refutation_nodes = (uint64_t)x;
+            o->refutations = 1;
+            i++;
+        }
         else if (!strcmp(s, "--variation-depth")) {
             if (cli_parse_int(cmd, s, v, 1, 1000, &x)) return EXIT_USAGE;
             o->variation_depth = (int)x;
@@ -527,6 +477,7 @@ void jobs_free(Job *jobs, int n) {
         free(jobs[i].json);
         free(jobs[i].given_err);
         ts_variations_free(&jobs[i].vars);
+        ts_refutations_free(&jobs[i].refs);
     }
     free(jobs);
 }
@@ -579,6 +530,7 @@ static void answer_options(const SolveOpts *o, char *buf, size_t len) {
     if (o->strict) ADD(" --strict-hands");
     if (o->variations) ADD(" --variations");
     if (o->variation_depth > 1) ADD(" --variation-depth %d", o->variation_depth);
+    if (o->refutations) ADD(" --refutations");
 #undef ADD
     if (at) memmove(buf, buf + 1, at);  /* (drops the leading space; the NUL moves too) */
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "cli.h"
 #include "tsume.h"
+#include "refutations.h"
 #include "variations.h"
 
 typedef struct {
@@ -19,6 +20,7 @@ typedef struct {
     int nrec;
     TsAnswer ans;
     TsVariations vars;    /* --variations: the main line's side lines */
+    TsRefutations refs;   /* --refutations: the attacker's other checks, refuted */
     char *json;
     int done;
     int interrupted;      /* Ctrl-C came before its search ended (or began) */
@@ -32,9 +34,10 @@ typedef struct {
     int hash_given, hash_max_given;
     uint64_t nodes;
     uint64_t variation_nodes;  /* --variation-nodes (0: --nodes, or 10 M) */
+    uint64_t refutation_nodes; /* --refutation-nodes (0: --nodes, or 1 M) */
     double time_s;
     int threads, verify, flaws, apply_moves, strict, yozume_extra, yozume_confirm, tied_all, length_search,
-        max_length, trace, variations;
+        max_length, trace, variations, refutations;
     int variation_depth;  /* --variation-depth (with --variations: 1 unless given) */
     const char *kif_dir;
     const char *out_path;  /* --out FILE: answers there, resumed when it holds some */
@@ -51,6 +54,10 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base);
 /* One more job from an input line (SFEN [moves ...]); -1 when out of memory. */
 int job_add(Job **jobs, int *n, int *cap, const char *line);
 void jobs_free(Job *jobs, int n);
+/* After j's verdict, on c that solved it (or vc, when given: a table of their own):
+ * its refutations (--refutations), variations (--variations) or henka_chou note
+ * alone; show: a progress line on stderr (solve_side.c). */
+void solve_side_lines(DfCtx *c, DfCtx *vc, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show);
 /* j's answer as its JSON line in j->json (NULL when out of memory; solve_json.c). */
 void solve_render(Job *j);
 /* An answer's opening, `{"sfen":"..."`, as solve_render writes it. */

@@ -18,6 +18,27 @@ void solve_write_sfen_field(FILE *f, const Job *j) {
 /* `,"key":["usi",...]` */
 static void write_moves(FILE *f, const char *key, const Move *moves, int n);
 
+/* `,"refutations":[{"ply","move","reply","no_mate"|"no_mate_within"|"mates"|"undecided"}...]`
+ * and the count of undecided ones, nodes and time. */
+static void write_refutations(FILE *f, const TsRefutations *rs) {
+    char mv[8], rp[8];
+    fputs(",\"refutations\":[", f);
+    for (int i = 0; i < rs->n; i++) {
+        const TsRefutation *r = &rs->r[i];
+        move_format(r->move, mv);
+        fprintf(f, "%s{\"ply\":%d,\"move\":\"%s\",\"reply\":", i ? "," : "", r->ply, mv);
+        if (r->reply == MOVE_NONE) fputs(r->mates ? "null,\"mates\":true}" : "null,\"undecided\":true}", f);
+        else {
+            move_format(r->reply, rp);
+            if (r->within) fprintf(f, "\"%s\",\"no_mate_within\":%d}", rp, r->within);
+            else fprintf(f, "\"%s\",\"no_mate\":true}", rp);
+        }
+    }
+    fprintf(f, "],\"refutations_undecided\":%d", rs->undecided);
+    if (rs->cut) fputs(",\"refutations_cut\":true", f);
+    fprintf(f, ",\"refutation_nodes\":%llu,\"refutation_ms\":%.1f", (unsigned long long)rs->nodes, rs->ms);
+}
+
 /* `,"variations":[...]`: those of one line (parent -1: the main line); each whose
  * own were looked for (an exact mate above the depth) lists them inside it. */
 static void write_variations(FILE *f, const TsVariations *vs, int parent) {
@@ -114,6 +135,7 @@ void solve_render(Job *j) {
         if (j->vars.cut) fputs(",\"variations_cut\":true", f);
         fprintf(f, ",\"variation_nodes\":%llu,\"variation_ms\":%.1f", (unsigned long long)j->vars.nodes, j->vars.ms);
     }
+    if (j->refs.run) write_refutations(f, &j->refs);
     if (a->verified >= 0) {
         static const char *const V[] = {"false", "true", "\"undecided\""};
         fprintf(f, ",\"verified\":%s", V[a->verified]);

@@ -70,11 +70,23 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
         snprintf(comment, sizeof comment, "%d手以内の詰（%d手以上、最短未証明、手順は一例）", a->length, a->length_lb);
     }
     /* one branch per variation, so that a variation's parent index is its branch's;
-     * one without a mating line is an empty branch, which the writer leaves out */
-    int nv = j->vars.n;
-    KifBranch *br = nv ? calloc((size_t)nv, sizeof *br) : NULL;
-    char (*brc)[512] = nv ? calloc((size_t)nv, sizeof *brc) : NULL;
+     * one without a mating line is an empty branch, which the writer leaves out.
+     * Then one per refutation (紛れ): the wrong check and its reply, from the main line */
+    int nv = j->vars.n, nr = j->refs.n, nb = nv + nr;
+    KifBranch *br = nb ? calloc((size_t)nb, sizeof *br) : NULL;
+    char (*brc)[512] = nb ? calloc((size_t)nb, sizeof *brc) : NULL;
+    Move (*rm)[2] = nr ? calloc((size_t)nr, sizeof *rm) : NULL;
     int left_out = j->vars.cut || (nv && (!br || !brc));
+    for (int i = 0; br && brc && rm && i < nr; i++) {
+        const TsRefutation *r = &j->refs.r[i];
+        rm[i][0] = r->move;
+        rm[i][1] = r->reply;
+        if (r->mates) snprintf(brc[nv + i], sizeof brc[nv + i], "この手でも詰む（迂回、成不成、または余詰の検討範囲より長い詰）");
+        else if (r->reply == MOVE_NONE) snprintf(brc[nv + i], sizeof brc[nv + i], "紛れ（応手は制限で未検討）");
+        else if (r->within) snprintf(brc[nv + i], sizeof brc[nv + i], "紛れ（%d手以内の詰なし）", r->within);
+        else snprintf(brc[nv + i], sizeof brc[nv + i], "紛れ（不詰）");
+        br[nv + i] = (KifBranch){r->ply, rm[i], r->reply == MOVE_NONE ? 1 : 2, brc[nv + i], -1};
+    }
     for (int i = 0; br && brc && i < nv; i++) {
         const TsVariation *v = &j->vars.v[i];
         if (v->result != TS_MATE) { left_out = 1; continue; }  /* (calloc: n = 0) */
@@ -100,9 +112,16 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
     }
     if (betsu) util_buf_add(comment, sizeof comment, &at, "\n変化別詰: %d変化に%d手（各変化の注記）", betsu_lines, betsu);
     if (left_out) util_buf_add(comment, sizeof comment, &at, "\n変化の一部は制限で未検討");
-    kif_write_branches(f, &j->pos, a->npv ? a->pv : a->line, shown, comment, br, br && brc ? nv : 0);
+    if (j->refs.run) {
+        util_buf_add(comment, sizeof comment, &at, "\n紛れ: %d手（各分岐に応手）", nr - j->refs.undecided - j->refs.mates);
+        if (j->refs.mates) util_buf_add(comment, sizeof comment, &at, "、ほか%d手は詰む", j->refs.mates);
+        if (j->refs.undecided) util_buf_add(comment, sizeof comment, &at, "、ほか%d手は制限で未検討", j->refs.undecided);
+        if (j->refs.cut) util_buf_add(comment, sizeof comment, &at, "、中断");
+    }
+    kif_write_branches(f, &j->pos, a->npv ? a->pv : a->line, shown, comment, br, br && brc && (rm || !nr) ? nb : 0);
     free(br);
     free(brc);
+    free(rm);
     fclose(f);
 }
 

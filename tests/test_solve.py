@@ -413,6 +413,14 @@ def progress():
     check(rc == 0 and counts and counts == sorted(counts) and counts[-1] == listed(r.get("variations", [])) > 0
           and "\n" in err.split("solve: variations:")[0][-3:],
           "progress of the variations: rc %d, counts %s, answer %s" % (rc, counts, out[:200]))
+    # --refutations too: a line of each, refutations first, the last count that of the answer
+    rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "32", "--variations", "--refutations",
+                                record_sfen("zukou-012")])
+    counts = [int(m.group(1)) for m in re.finditer(r"solve: refutations: (\d+) listed, \d+ s", err)]
+    r = json.loads(out) if rc == 0 else {}
+    check(rc == 0 and counts and counts[-1] == len(r.get("refutations", [])) > 0
+          and err.find("solve: refutations:") < err.find("solve: variations:"),
+          "progress of the refutations: rc %d, counts %s, answer %s" % (rc, counts, out[:200]))
     # not a terminal: no progress line at all (a run of some seconds either way)
     p = subprocess.run([EXE, "solve", "--threads", "1", "--nodes", "300000" if SAN else "1200000", record_sfen("zukou-021")],
                        capture_output=True, text=True)

@@ -19,11 +19,13 @@
 #include "kif.h"
 #include "proofcheck.h"
 #include "tsume.h"
+#include "refutations.h"
 #include "variations.h"
 
 #define FUZZ_MAX_INPUT 65536
 #define FUZZ_SOLVE_NODES 3000
 #define FUZZ_VARIATION_NODES 1000
+#define FUZZ_REFUTATION_NODES 1000
 
 static void fail(const char *what, const Position *pos) {
     char buf[SFEN_MAX];
@@ -136,6 +138,50 @@ static void check_variations(DfCtx *vctx, const Position *pos, const TsAnswer *a
     ts_variations_free(&vs);
 }
 
+/* solve --refutations on a's main line, on the solving table: at each attacker ply
+ * exactly the legal checks but the line's move, its 余詰 and the mates in one, once
+ * each in order; each reply a legal evasion after which a fresh table finds no mate
+ * where the entry says none (within its bound, or unbounded for no_mate). */
+static void check_refutations(DfCtx *ctx, const Position *pos, const TsAnswer *a, const TsOptions *o) {
+    static DfCtx *fresh;
+    static MoveList checks, evasions;
+    if (!fresh && !(fresh = df_new(8))) abort();
+    TsOptions ro = *o;
+    ro.node_limit = FUZZ_REFUTATION_NODES;
+    TsRefutations rs;
+    if (ts_refutations(ctx, pos, a, &ro, 1, &rs)) abort();
+    if (!rs.run) fail("no refutations listed for a mate with a main line", pos);
+    Position p = *pos;
+    int at = 0;
+    for (int k = 0; k < a->npv; k += 2) {
+        gen_checks(&p, &checks);
+        for (int i = 0; i < checks.count; i++) {
+            Move m = checks.moves[i];
+            int yoz = 0;
+            for (int y = 0; y < a->nyozume && y < TS_MAX_YOZUME; y++) yoz |= a->yozume[y].ply == k + 1 && a->yozume[y].move == m;
+            Position q = p;
+            Undo u;
+            pos_do_move(&q, m, &u);
+            if (m == a->pv[k] || yoz || gen_evasions(&q, &evasions) == 0) continue;
+            if (at >= rs.n || rs.r[at].ply != k + 1 || rs.r[at].move != m) fail("the refutations miss a check or add one", pos);
+            const TsRefutation *r = &rs.r[at++];
+            if (r->reply == MOVE_NONE) continue;
+            if (!movelist_has(&evasions, r->reply)) fail("a refutation's reply is not legal", pos);
+            pos_do_move(&q, r->reply, &u);
+            df_begin(fresh, pos->side, 20000, 0);
+            df_set_no_rep(fresh, r->within > 0);
+            DfResult d = df_search(fresh, &q, r->within ? r->within - 2 : DF_MAX_DEPTH, r->within ? DF_FUTILE : DF_PLAIN);
+            df_set_no_rep(fresh, 1);
+            if (d.result == DF_PROVEN) fail("a fresh table mates after a refutation's reply", pos);
+        }
+        Undo u;
+        pos_do_move(&p, a->pv[k], &u);
+        if (k + 1 < a->npv) pos_do_move(&p, a->pv[k + 1], &u);
+    }
+    if (at != rs.n) fail("the refutations list checks that are not there", pos);
+    ts_refutations_free(&rs);
+}
+
 /* A short solve, as `solve` would run it (its input checks first). */
 static void check_solve(const Position *pos) {
     static DfCtx *ctx;
@@ -152,6 +198,7 @@ static void check_solve(const Position *pos) {
     if (answer.result == TS_MATE && answer.exact_length && answer.npv && answer.length != answer.npv)
         fail("the main line's length is not the length", pos);
     if (answer.result == TS_MATE && answer.length_lb > answer.length) fail("the lower bound is above the length", pos);
+    if (answer.result == TS_MATE && answer.npv) check_refutations(ctx, pos, &answer, &o);
     if (answer.result == TS_MATE && answer.npv) check_variations(ctx, pos, &answer, &o);
     /* core/mate1.c and core/screen.c, the screen's own mate tests, against the solver:
      * a plain mate in one is a mate in one under the futile rule too (no reply at all) */

@@ -1,0 +1,105 @@
+/* solve_side.c - what `tsumegen solve` adds to a solved job besides its verdict:
+ * the 変化 (--variations), the 紛れ (--refutations), and the henka_chou note that
+ * needs the level-1 variations even without --variations. */
+#include <stdio.h>
+#include "solve_jobs.h"
+
+/* A lone problem's side lines on a terminal, on a line below the problem's own: how
+ * many are listed and the listing's seconds, at most twice a second from their
+ * searches (the hook runs on the listing's thread, so *count is its own), and once
+ * at the end.  Zuko 1's variations take 90 s after its answer. */
+typedef struct {
+    double t0, shown;
+    const char *what;  /* "variations", "refutations" */
+    const int *count;
+} SideProgress;
+
+static void show_side(const SideProgress *p) {
+    fprintf(stderr, "\rsolve: %s: %d listed, %.0f s ", p->what, *p->count, df_now() - p->t0);
+}
+
+static void side_progress(void *arg, uint64_t nodes) {
+    SideProgress *p = arg;
+    (void)nodes;
+    if (df_now() - p->shown < 0.5) return;
+    p->shown = df_now();
+    show_side(p);
+}
+
+/* The progress line from here on (show: a lone problem on a terminal). */
+static void side_begin(DfCtx *c, SideProgress *p, int show, const char *what, const int *count) {
+    *p = (SideProgress){df_now(), df_now(), what, count};
+    if (!show) return;
+    fputc('\n', stderr);  /* (the line above stays) */
+    df_set_progress(c, side_progress, p, (uint64_t)1 << 16);
+}
+
+static void side_end(DfCtx *c, const SideProgress *p, int show) {
+    if (!show) return;
+    df_set_progress(c, NULL, NULL, 0);
+    show_side(p);
+}
+
+/* A Ctrl-C among a job's side lines marks the answer interrupted (so --out's
+ * resume solves it again). */
+static void side_interrupted(Job *j, const char *what) {
+    TsAnswer *a = &j->ans;
+    j->interrupted = 1;
+    if (a->nnotes < TS_MAX_NOTES) snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "interrupted: Ctrl-C stopped the %s", what);
+}
+
+/* The variations' limits: --variation-nodes each (default --nodes, else 10 M);
+ * own: they are listed on the table that solved the problem, whose entries stay. */
+static TsOptions variation_options(const TsOptions *to, const SolveOpts *o, int own) {
+    TsOptions vo = *to;
+    vo.keep_table = own;
+    vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
+    return vo;
+}
+
+/* --variations for a solved job, on c (own: the context that solved it, whose
+ * entries stay).  show: the progress line. */
+static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
+    TsOptions vo = variation_options(to, o, own);
+    SideProgress sp;
+    side_begin(c, &sp, show, "variations", &j->vars.n);
+    int rc = ts_variations(c, &j->pos, &j->ans, &vo, o->variation_depth, o->flaws, &j->vars);
+    side_end(c, &sp, show);
+    if (rc) fprintf(stderr, "%stsumegen solve: out of memory for the variations of input %d\n", show ? "\n" : "", idx + 1);
+    if (o->flaws) ts_henka_chou_notes(&j->vars, &j->ans);
+    if (df_interrupted()) side_interrupted(j, "variations");
+}
+
+/* --refutations for a solved job, on c as solve_variations; --refutation-nodes for
+ * each check's searches (default --nodes, else 1 M). */
+static void solve_refutations(DfCtx *c, int own, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
+    SideProgress sp;
+    side_begin(c, &sp, show, "refutations", &j->refs.n);
+    TsOptions ro = *to;
+    if (o->refutation_nodes) ro.node_limit = o->refutation_nodes;
+    int rc = ts_refutations(c, &j->pos, &j->ans, &ro, own, &j->refs);
+    side_end(c, &sp, show);
+    if (rc) fprintf(stderr, "%stsumegen solve: out of memory for the refutations of input %d\n", show ? "\n" : "", idx + 1);
+    if (df_interrupted()) side_interrupted(j, "refutations");
+}
+
+/* Without --variations a main line that leaves pieces still gets its henka_chou note
+ * (TSUME_RULES: 変長 is worth reporting): its level-1 variations are listed for the
+ * note alone, on the table that solved it (not with --table, whose file keeps the
+ * problem's search alone). */
+static void henka_chou_alone(DfCtx *c, Job *j, const TsOptions *to, const SolveOpts *o) {
+    TsOptions vo = variation_options(to, o, 1);
+    TsVariations vs;
+    if (!ts_variations(c, &j->pos, &j->ans, &vo, 1, 0, &vs)) ts_henka_chou_notes(&vs, &j->ans);
+    ts_variations_free(&vs);
+}
+
+void solve_side_lines(DfCtx *c, DfCtx *vc, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
+    if (j->ans.result != TS_MATE || df_interrupted()) return;
+    /* the refutations first: the 余詰 tests' entries on the problem's table settle most */
+    if (o->refutations) solve_refutations(vc ? vc : c, !vc, j, to, o, idx, show);
+    if (o->variations && !df_interrupted()) solve_variations(vc ? vc : c, !vc, j, to, o, idx, show);
+    else if (!o->variations && o->flaws && !o->table_path && j->ans.leftover && !j->ans.leftover_unproved &&
+             !df_interrupted())
+        henka_chou_alone(c, j, to, o);
+}

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""test_solve_refutations.py - `tsumegen solve --refutations` (紛れ) against the
+independent reference (tests/tsume_ref.py on cshogi: TSUME_RULES.md's futile rule
+written from the rule text) and cshogi's own df-pn.
+
+1. ShogiBoardQ 3-, 5-, 7- and 11-ply problems: at each attacker ply of the main line
+   the answer's entries are exactly the legal checks other than the line's move, its
+   余詰 and the mates in one.  Each reply is legal after its check, and the reference
+   finds no mate after it within the plies the 余詰 test looks (n plies left + 6 from
+   the check); where the answer says no mate at all, cshogi's df-pn (every evasion a
+   defence) finds none within 31 plies either.  An entry that "mates" mates under the
+   reference.
+2. The same checks catch a wrong reply: the answers with each reply replaced by
+   another legal evasion fail (the check can fail).
+3. The KIF holds each refutation as a branch from the main line (the check, then the
+   reply), read back as a reader of 変化 rebuilds the tree.
+4. Limits: --refutation-nodes 1 leaves some open ("undecided", counted, said in the
+   KIF); without the option the answer has no such field; --out records it.
+Last line: "solve-refutations: N passed, N failed".
+"""
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+
+import cshogi
+
+import tsume_ref
+from cshogi_lines import cshogi_finds_no_mate
+from tally import check, summary
+from test_solve import EXE, SAN, data_lines, solve
+from test_solve_variations import board_after, kif_tree
+
+YOZUME_EXTRA = 6  # solve's default --yozume-depth
+NODE_LIMIT = 1_000_000  # the reference's budget per problem
+
+
+def problems(ply, count):
+    lines = data_lines("data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt" % ply)[:count]
+    return [l.split(" moves ")[0] for l in lines]
+
+
+def wanted_checks(sfen, r):
+    """{(ply, usi)} the listing must hold: at each attacker ply of the main line, the
+    legal checks other than the line's move, the answer's 余詰 and the mates in one."""
+    pv = r["pv"]
+    yozume = {(y["ply"], y["move"]) for y in r.get("yozume", [])}
+    want = set()
+    for k in range(0, len(pv), 2):
+        b = board_after(sfen, pv[:k])
+        for m in list(b.legal_moves):
+            usi = cshogi.move_to_usi(m)
+            if usi == pv[k] or (k + 1, usi) in yozume:
+                continue
+            b.push(m)
+            if b.is_check() and not b.is_game_over():
+                want.add((k + 1, usi))
+            b.pop()
+    return want
+
+
+def cshogi_mates_every_evasion(board, nodes=300_000):
+    """cshogi's df-pn (every evasion a defence, no length bound short of 63 plies) mates
+    after each legal evasion: True, False (a search ended without a mate before its
+    limit), or None (a search stopped at its limit)."""
+    for m in list(board.legal_moves):
+        board.push(m)
+        dfpn = cshogi.DfPn(depth=63, nodes=nodes)
+        found = dfpn.search(board)
+        limited = dfpn.searched_node >= nodes
+        board.pop()
+        if not found:
+            return None if limited else False
+    return True
+
+
+def view(item):
+    """(decided entries, undecided entries, failures) for one answer (name, sfen, r).
+    Runs in a worker process: the reference is slow."""
+    name, sfen, r = item
+    fails = []
+    if r.get("result") != "mate" or len(r.get("pv", [])) != r.get("length") or "refutations" not in r:
+        return 0, 0, ["%s %s answered %s" % (name, sfen, json.dumps(r)[:300])]
+    entries = r["refutations"]
+    got = [(e["ply"], e["move"]) for e in entries]
+    want = wanted_checks(sfen, r)
+    if sorted(got) != sorted(want) or len(set(got)) != len(got):
+        fails.append("%s %s: refutations at %s, the legal checks left %s" % (name, sfen, sorted(got), sorted(want)))
+    ref = tsume_ref.TsumeRef(node_limit=NODE_LIMIT)
+    decided = undecided = 0
+    for e in entries:
+        ply, left = e["ply"], r["length"] - e["ply"] + 1
+        b = board_after(sfen, r["pv"][:ply - 1])
+        b.push_usi(e["move"])
+        try:
+            if e.get("mates"):
+                # (a mate may be longer than the 余詰 test's bound: a mate at the last ply
+                # that takes more than one move; cshogi's df-pn then decides)
+                mated = ref.and_within(b, left - 1 + YOZUME_EXTRA) or cshogi_mates_every_evasion(b)
+                if mated is None:
+                    undecided += 1
+                    continue
+                if e["reply"] is not None or not mated:
+                    fails.append("%s %s: %s said to mate" % (name, sfen, json.dumps(e)))
+                decided += 1
+                continue
+            if e.get("undecided"):
+                undecided += 1
+                continue
+            m = b.move_from_usi(e["reply"]) if e["reply"] else 0
+            if not m or not b.is_legal(m):
+                fails.append("%s %s: %s: the reply is not legal" % (name, sfen, json.dumps(e)))
+                continue
+            b.push(m)
+            bound = left + YOZUME_EXTRA
+            if e.get("no_mate") is not True and e.get("no_mate_within") != bound:
+                fails.append("%s %s: %s: neither no_mate nor no_mate_within %d" % (name, sfen, json.dumps(e), bound))
+            if ref.or_within(b, bound - 2):
+                fails.append("%s %s: %s: the reference mates within %d after the reply" % (name, sfen, json.dumps(e),
+                                                                                          bound - 2))
+            elif e.get("no_mate") and not cshogi_finds_no_mate(b, 31, 300_000):
+                dfpn = cshogi.DfPn(depth=31, nodes=300_000)
+                if dfpn.search(b):
+                    fails.append("%s %s: %s: cshogi's df-pn mates after the reply" % (name, sfen, json.dumps(e)))
+            decided += 1
+        except tsume_ref.Undecided:
+            undecided += 1
+    return decided, undecided, fails
+
+
+def check_views(items, label):
+    """view on every item (worker processes): (decided, undecided, failure lines)."""
+    with multiprocessing.Pool(os.cpu_count() or 1) as pool:
+        views = pool.map(view, items, chunksize=2)
+    dec = sum(v[0] for v in views)
+    und = sum(v[1] for v in views)
+    fails = [f for v in views for f in v[2]]
+    return dec, und, fails
+
+
+def against_reference():
+    """Items 1 and 3, and item 2 on the same answers."""
+    total = mutated_caught = 0
+    for ply, count in ((3, 10 if SAN else 30), (5, 10 if SAN else 30), (7, 4 if SAN else 12), (11, 2 if SAN else 4)):
+        sfens = problems(ply, count)
+        with tempfile.TemporaryDirectory() as d:
+            res = solve(sfens, "--refutations", "--kif", d)
+            items = [("sbq%d-%d" % (ply, i), s, r) for i, (s, r) in enumerate(zip(sfens, res))]
+            dec, und, fails = check_views(items, "sbq%d" % ply)
+            for f in fails:
+                check(False, "refutations: " + f)
+            check(not fails, "")
+            n = sum(len(r.get("refutations", [])) for r in res)
+            total += n
+            check(und * 10 <= dec, "refutations %d-ply: the reference left %d undecided, %d decided" % (ply, und, dec))
+            check(all(r.get("refutations_undecided") == 0 for r in res),
+                  "refutations %d-ply: some left undecided at the default limit" % ply)
+            for i, (s, r) in enumerate(zip(sfens, res)):
+                tree = kif_tree(os.path.join(d, "%04d.kif" % (i + 1)), s)
+                want = sorted([r["pv"]] + [r["pv"][:e["ply"] - 1] + [e["move"]] + ([e["reply"]] if e["reply"] else [])
+                                           for e in r["refutations"]])
+                check(sorted(tree) == want, "refutations KIF %04d.kif (%s): its tree %s, the answer's %s" %
+                      (i + 1, s, sorted(tree)[:4], want[:4]))
+            # item 2: each reply swapped for another legal evasion (the short problems:
+            # the reference's time)
+            if ply > 5:
+                print("shogiboardq %d-ply: %d problems, %d refutations, %d decided by the reference, %d undecided" %
+                      (ply, count, n, dec, und))
+                continue
+            bad = []
+            for name, s, r in items:
+                r2 = json.loads(json.dumps(r))
+                for e in r2["refutations"]:
+                    if not e.get("reply"):
+                        continue
+                    b = board_after(s, r["pv"][:e["ply"] - 1])
+                    b.push_usi(e["move"])
+                    others = [cshogi.move_to_usi(m) for m in b.legal_moves if cshogi.move_to_usi(m) != e["reply"]]
+                    if others:
+                        e["reply"] = others[0]
+                bad.append((name, s, r2))
+            _, _, mfails = check_views(bad, "mutated")
+            mutated_caught += len(mfails)
+        print("shogiboardq %d-ply: %d problems, %d refutations, %d decided by the reference, %d undecided" %
+              (ply, count, n, dec, und))
+    check(total >= 200, "refutations: only %d on the problems" % total)
+    print("replies swapped for another evasion: %d failures found" % mutated_caught)
+    check(mutated_caught >= 20, "refutations: a wrong reply was caught only %d times" % mutated_caught)
+
+
+def random_refutations(cases, max_plies=9):
+    """tsume_ref_fuzz's check: the mates of cases ((name, sfen)) solved with
+    --refutations, those of at most max_plies plies viewed as in item 1.  Returns
+    (answers viewed, entries, decided, undecided)."""
+    inp = "".join(c[1] + "\n" for c in cases)
+    p = subprocess.run([EXE, "solve", "--threads", "2", "--time", "20000", "--refutations"], input=inp,
+                       capture_output=True, text=True)
+    res = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
+    check(len(res) == len(cases), "solve printed %d lines for %d inputs: %s" % (len(res), len(cases), p.stderr[:300]))
+    items = [(name, sfen, r) for (name, sfen), r in zip(cases, res)
+             if r.get("result") == "mate" and "length_exact" not in r and len(r.get("pv", [])) <= max_plies]
+    dec, und, fails = check_views(items, "random")
+    for f in fails:
+        check(False, "refutations: " + f)
+    check(not fails, "")
+    return len(items), sum(len(r.get("refutations", [])) for _, _, r in items), dec, und
+
+
+def limits():
+    """Item 4."""
+    sfens = problems(11, 4)
+    with tempfile.TemporaryDirectory() as d:
+        res = solve(sfens, "--refutation-nodes", "1", "--kif", d)
+        und = sum(r.get("refutations_undecided", 0) for r in res)
+        counted = sum(1 for r in res for e in r.get("refutations", []) if e.get("undecided"))
+        check(und > 0 and und == counted, "--refutation-nodes 1: %d undecided, %d entries say so" % (und, counted))
+        check(all(e["reply"] is None for r in res for e in r["refutations"] if e.get("undecided")),
+              "--refutation-nodes 1: an undecided entry has a reply")
+        kifs = [open(os.path.join(d, "%04d.kif" % (i + 1)), encoding="utf-8").read() for i in range(len(res))]
+        check(any("制限で未検討" in k for k in kifs), "--refutation-nodes 1: no KIF says some were left open")
+        plain = solve(sfens[:1])
+        check("refutations" not in plain[0], "without --refutations the answer has refutations")
+        out = os.path.join(d, "answers.jsonl")
+        subprocess.run([EXE, "solve", "--refutations", "--out", out, sfens[0]], capture_output=True)
+        opts = open(out + ".options").read() if os.path.exists(out + ".options") else ""
+        check("--refutations" in opts, "--out's options record %r lacks --refutations" % opts)
+
+
+def main():
+    against_reference()
+    limits()
+    return summary("solve-refutations")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
