@@ -51,6 +51,25 @@ static Move reply_bounded(DfCtx *c, const Position *q, int bound, MoveList *ml, 
     return MOVE_NONE;
 }
 
+const char *const TS_REF_MATES_NAME[] = {"", "promotion", "last_move", "detour", "yozume", "mate"};
+
+/* Why the check m (q the position after it) mates though the 余詰 test passed it by
+ * (TS_REF_*): keys[j] is the main line's position after j plies, L of them, k the
+ * check's 0-based ply.  A mate that needs a later main-line position is a detour, as
+ * the 余詰 test judges it. */
+static int mate_kind(DfCtx *c, const Position *q, Move m, const TsAnswer *a, int k, const uint64_t *keys) {
+    if (ts_same_but_promo(m, a->pv[k])) return TS_REF_PROMOTION;
+    if (k == a->npv - 1) return TS_REF_LAST_MOVE;
+    for (int j = k + 1; j <= a->npv; j++)
+        if (keys[j] == pos_key(q)) return TS_REF_DETOUR;
+    Position p = *q;
+    df_set_no_rep(c, 0);
+    df_set_forbidden(c, keys + k + 1, a->npv - k);
+    DfResult r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
+    df_set_forbidden(c, NULL, 0);
+    return r.result == DF_PROVEN ? TS_REF_YOZUME : r.result == DF_DISPROVEN ? TS_REF_DETOUR : TS_REF_MATE;
+}
+
 static int listed_yozume(const TsAnswer *a, int ply, Move m) {
     for (int i = 0; i < a->nyozume && i < TS_MAX_YOZUME; i++)
         if (a->yozume[i].ply == ply && a->yozume[i].move == m) return 1;
@@ -67,8 +86,15 @@ int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsO
     int extra = o->yozume_extra >= 0 ? o->yozume_extra : 6;
     if (!own) df_begin(c, start->side, limit, 0);
     MoveList *checks = malloc(sizeof *checks), *ml = malloc(sizeof *ml);
-    int rc = checks && ml ? 0 : -1;
+    uint64_t *keys = malloc(sizeof *keys * (size_t)(a->npv + 1));
+    int rc = checks && ml && keys ? 0 : -1;
     Position pos = *start;
+    for (int j = 0; !rc && j <= a->npv; j++) {  /* (the line's positions, for the detour test) */
+        keys[j] = pos_key(&pos);
+        Undo u;
+        if (j < a->npv) pos_do_move(&pos, a->pv[j], &u);
+    }
+    pos = *start;
     int save = df_set_no_rep(c, 0);
     for (int k = 0; k < a->npv && !rc && !out->cut; k += 2) {
         int n = a->npv - k;  /* plies from this node to the mate, its own move included */
@@ -98,9 +124,14 @@ int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsO
             TsRefutation *grown = realloc(out->r, (size_t)(out->n + 1) * sizeof *grown);
             if (!grown) { rc = -1; break; }
             out->r = grown;
-            if (mates) reply = MOVE_NONE;  /* (a 余詰 past the list's cap or its bound, a 成不成 twin, a detour) */
+            if (mates) {
+                reply = MOVE_NONE;
+                df_begin_keep(c, start->side, limit, deadline);
+                mates = mate_kind(c, &q, m, a, k, keys);
+                out->nodes += df_nodes(c);
+            }
             out->r[out->n++] = (TsRefutation){k + 1, m, reply, reply == MOVE_NONE ? 0 : within, mates};
-            out->mates += mates;
+            out->mates += mates > 0;
             out->undecided += reply == MOVE_NONE && !mates;
         }
         Undo u;
@@ -111,6 +142,7 @@ int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsO
     out->ms = (df_now() - t0) * 1000;
     free(checks);
     free(ml);
+    free(keys);
     if (rc) ts_refutations_free(out);
     return rc;
 }

@@ -12,9 +12,16 @@ typedef struct {
     Move reply;   /* the defence that refutes it; MOVE_NONE: it mates, or a limit left it open */
     int within;   /* 0: no mate at all after reply; else no mate (futile rule) of at most
                    * this many plies counted from move, move included */
-    int mates;    /* no reply: the check mates after all (a detour back into the line, a
-                   * 成不成 twin, or a 余詰 longer than the 余詰 test's bound) */
+    int mates;    /* TS_REF_*: no reply, the check mates after all (0: it does not) */
 } TsRefutation;
+
+/* Why a check that mates is not in the 余詰 list: the line's move with the other
+ * promotion (成不成); the last move (a longer mate there is no 余詰); a mate only
+ * through a later position of the line (a detour, 迂回); a mate that avoids the line,
+ * past the 余詰 test's bound (a 余詰 that --yozume-confirm would have found); or
+ * undecided between the last two (a limit). */
+enum { TS_REF_PROMOTION = 1, TS_REF_LAST_MOVE, TS_REF_DETOUR, TS_REF_YOZUME, TS_REF_MATE };
+extern const char *const TS_REF_MATES_NAME[];  /* "promotion", ... by TS_REF_* (index 0: "") */
 
 typedef struct {
     TsRefutation *r;  /* main-line order, each ply's checks in generation order */

@@ -27,7 +27,8 @@ static void write_refutations(FILE *f, const TsRefutations *rs) {
         const TsRefutation *r = &rs->r[i];
         move_format(r->move, mv);
         fprintf(f, "%s{\"ply\":%d,\"move\":\"%s\",\"reply\":", i ? "," : "", r->ply, mv);
-        if (r->reply == MOVE_NONE) fputs(r->mates ? "null,\"mates\":true}" : "null,\"undecided\":true}", f);
+        if (r->mates) fprintf(f, "null,\"mates\":\"%s\"}", TS_REF_MATES_NAME[r->mates]);
+        else if (r->reply == MOVE_NONE) fputs("null,\"undecided\":true}", f);
         else {
             move_format(r->reply, rp);
             if (r->within) fprintf(f, "\"%s\",\"no_mate_within\":%d}", rp, r->within);

@@ -81,7 +81,8 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
         const TsRefutation *r = &j->refs.r[i];
         rm[i][0] = r->move;
         rm[i][1] = r->reply;
-        if (r->mates) snprintf(brc[nv + i], sizeof brc[nv + i], "この手でも詰む（迂回、成不成、または余詰の検討範囲より長い詰）");
+        static const char *const WHY[] = {"", "成不成", "最終手", "迂回", "余詰の検討範囲より長い余詰", "迂回か余詰か未判定"};
+        if (r->mates) snprintf(brc[nv + i], sizeof brc[nv + i], "この手でも詰む（%s）", WHY[r->mates]);
         else if (r->reply == MOVE_NONE) snprintf(brc[nv + i], sizeof brc[nv + i], "紛れ（応手は制限で未検討）");
         else if (r->within) snprintf(brc[nv + i], sizeof brc[nv + i], "紛れ（%d手以内の詰なし）", r->within);
         else snprintf(brc[nv + i], sizeof brc[nv + i], "紛れ（不詰）");

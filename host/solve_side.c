@@ -80,6 +80,17 @@ static void solve_refutations(DfCtx *c, int own, Job *j, const TsOptions *to, co
     int rc = ts_refutations(c, &j->pos, &j->ans, &ro, own, &j->refs);
     side_end(c, &sp, show);
     if (rc) fprintf(stderr, "%stsumegen solve: out of memory for the refutations of input %d\n", show ? "\n" : "", idx + 1);
+    /* a mate the bounded 余詰 test could not see: said, though the verdict is the test's */
+    TsAnswer *a = &j->ans;
+    for (int i = 0; i < j->refs.n && a->nnotes < TS_MAX_NOTES; i++) {
+        const TsRefutation *r = &j->refs.r[i];
+        if (r->mates != TS_REF_YOZUME) continue;
+        char mv[8];
+        move_format(r->move, mv);
+        snprintf(a->notes[a->nnotes++], TS_NOTE_LEN,
+                 "yozume_past_bound: ply %d %s mates (longer than the 余詰 test's bound; --yozume-confirm judges)",
+                 r->ply, mv);
+    }
     if (df_interrupted()) side_interrupted(j, "refutations");
 }
 

@@ -9,7 +9,8 @@ written from the rule text) and cshogi's own df-pn.
    finds no mate after it within the plies the 余詰 test looks (n plies left + 6 from
    the check); where the answer says no mate at all, cshogi's df-pn (every evasion a
    defence) finds none within 31 plies either.  An entry that "mates" mates under the
-   reference.
+   reference (or cshogi's df-pn), and its kind fits: "promotion" the line's move with
+   the other promotion, "last_move" at the last ply, "yozume" with its note.
 2. The same checks catch a wrong reply: the answers with each reply replaced by
    another legal evasion fail (the check can fail).
 3. The KIF holds each refutation as a branch from the main line (the check, then the
@@ -102,8 +103,15 @@ def view(item):
                 if mated is None:
                     undecided += 1
                     continue
+                kind = e["mates"]
+                twin = "*" not in e["move"] and e["move"].rstrip("+") == r["pv"][ply - 1].rstrip("+")
                 if e["reply"] is not None or not mated:
                     fails.append("%s %s: %s said to mate" % (name, sfen, json.dumps(e)))
+                elif kind not in ("promotion", "last_move", "detour", "yozume", "mate") or \
+                        (kind == "promotion") != twin or (kind == "last_move") != (not twin and ply == r["length"]) or \
+                        (kind == "yozume" and not any(n.startswith("yozume_past_bound: ply %d %s " % (ply, e["move"]))
+                                                      for n in r["notes"])):
+                    fails.append("%s %s: %s: not that kind of mate" % (name, sfen, json.dumps(e)))
                 decided += 1
                 continue
             if e.get("undecided"):
