@@ -115,7 +115,7 @@ const char USAGE_SOLVE[] =
     "                \"no_mate_within\":N (none in N plies from the check, the 余詰\n"
     "                test's bound); or \"reply\":null with \"mates\": \"promotion\"\n"
     "                (成不成), \"last_move\", \"detour\" (迂回), \"yozume\" (a 余詰 past the\n"
-    "                bound; a yozume_past_bound note too) or \"mate\" (one of the two,\n"
+    "                bound; a yozume_unlisted note too) or \"mate\" (one of the two,\n"
     "                undecided), or \"undecided\":true (a limit:\n"
     "                each check has --refutation-nodes N, default --nodes, else\n"
     "                1 M, and --time); then \"refutations_undecided\",\n"

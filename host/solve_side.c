@@ -88,7 +88,7 @@ static void solve_refutations(DfCtx *c, int own, Job *j, const TsOptions *to, co
         char mv[8];
         move_format(r->move, mv);
         snprintf(a->notes[a->nnotes++], TS_NOTE_LEN,
-                 "yozume_past_bound: ply %d %s mates (longer than the 余詰 test's bound; --yozume-confirm judges)",
+                 "yozume_unlisted: ply %d %s mates without passing the main line (not in the 余詰 list: past the test's bound or its cap, or --no-flaws)",
                  r->ply, mv);
     }
     if (df_interrupted()) side_interrupted(j, "refutations");
