@@ -152,7 +152,7 @@ def check_views(items, label):
 def against_reference():
     """Items 1 and 3, and item 2 on the same answers."""
     total = mutated_caught = 0
-    for ply, count in ((3, 10 if SAN else 30), (5, 10 if SAN else 30), (7, 4 if SAN else 12), (11, 2 if SAN else 4)):
+    for ply, count in ((3, 10 if SAN else 20), (5, 10 if SAN else 20), (7, 4 if SAN else 8), (11, 2 if SAN else 3)):
         sfens = problems(ply, count)
         with tempfile.TemporaryDirectory() as d:
             res = solve(sfens, "--refutations", "--kif", d)
