@@ -9,26 +9,32 @@
  * never needs to repeat a position). */
 static int absolute_nomate(DfResult r) { return r.result == DF_DISPROVEN && !(r.flags & DF_DEPTH); }
 
+/* The first of the n defences at q after which the attacker has no mate within
+ * depth (absolute: none at all), the table probed for each of them before any is
+ * searched: the defence that refuted q's own search is usually there. */
+static Move first_refuting(DfCtx *c, const Position *q, const Move *moves, int n, int depth, int mode, int absolute) {
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n && !df_aborted(c); i++) {
+            Position after = *q;
+            Undo u;
+            pos_do_move(&after, moves[i], &u);
+            DfResult r = pass ? df_search(c, &after, depth, mode) : df_probe(c, &after, depth, mode);
+            if (absolute ? absolute_nomate(r) : r.result == DF_DISPROVEN) return moves[i];
+        }
+    return MOVE_NONE;
+}
+
 /* After the check (q, the defender to move): a defence after which the attacker
  * has no mate at all, searched plainly with no bound (mate or no mate is the same
- * under both rules).  The table's entries are probed first, so the defence that
- * refuted the node's own search is found without a search.  Returns the defence,
- * MOVE_NONE when none was decided; *mates: the check mates. */
+ * under both rules).  Returns the defence, MOVE_NONE when none was decided;
+ * *mates: the check mates. */
 static Move reply_unbounded(DfCtx *c, const Position *q, MoveList *ml, int *mates) {
     Position p = *q;
     DfResult r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
     if (r.result == DF_PROVEN) *mates = 1;
     if (!absolute_nomate(r)) return MOVE_NONE;
     gen_evasions(q, ml);
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < ml->count && !df_aborted(c); i++) {
-            Position after = *q;
-            Undo u;
-            pos_do_move(&after, ml->moves[i], &u);
-            DfResult rr = pass ? df_search(c, &after, DF_MAX_DEPTH, DF_PLAIN) : df_probe(c, &after, DF_MAX_DEPTH, DF_PLAIN);
-            if (absolute_nomate(rr)) return ml->moves[i];
-        }
-    return MOVE_NONE;
+    return first_refuting(c, q, ml->moves, ml->count, DF_MAX_DEPTH, DF_PLAIN, 1);
 }
 
 /* The same within bound plies after the check, under the futile rule: a real
@@ -39,16 +45,8 @@ static Move reply_bounded(DfCtx *c, const Position *q, int bound, MoveList *ml, 
     if (r.result == DF_PROVEN) *mates = 1;
     if (r.result != DF_DISPROVEN) return MOVE_NONE;
     p = *q;
-    int nd = df_real_defences(c, &p, 0, ml);
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < nd && !df_aborted(c); i++) {
-            Position after = *q;
-            Undo u;
-            pos_do_move(&after, ml->moves[i], &u);
-            DfResult rr = pass ? df_search(c, &after, bound - 1, DF_FUTILE) : df_probe(c, &after, bound - 1, DF_FUTILE);
-            if (rr.result == DF_DISPROVEN) return ml->moves[i];
-        }
-    return MOVE_NONE;
+    int nd = df_real_defences(c, &p, 0, ml);  /* (-2 at a limit: none tried) */
+    return first_refuting(c, q, ml->moves, nd, bound - 1, DF_FUTILE, 0);
 }
 
 const char *const TS_REF_MATES_NAME[] = {"", "promotion", "last_move", "detour", "yozume", "mate"};
@@ -68,12 +66,6 @@ static int mate_kind(DfCtx *c, const Position *q, Move m, const TsAnswer *a, int
     DfResult r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
     df_set_forbidden(c, NULL, 0);
     return r.result == DF_PROVEN ? TS_REF_YOZUME : r.result == DF_DISPROVEN ? TS_REF_DETOUR : TS_REF_MATE;
-}
-
-static int listed_yozume(const TsAnswer *a, int ply, Move m) {
-    for (int i = 0; i < a->nyozume && i < TS_MAX_YOZUME; i++)
-        if (a->yozume[i].ply == ply && a->yozume[i].move == m) return 1;
-    return 0;
 }
 
 int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int own,
@@ -101,7 +93,7 @@ int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsO
         gen_checks(&pos, checks);
         for (int i = 0; i < checks->count && !rc; i++) {
             Move m = checks->moves[i];
-            if (m == a->pv[k] || listed_yozume(a, k + 1, m)) continue;
+            if (m == a->pv[k] || ts_yozume_listed(a, k + 1, m)) continue;
             if (df_interrupted()) { out->cut = 1; break; }
             Position q = pos;
             Undo u;

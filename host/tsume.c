@@ -176,6 +176,12 @@ int ts_same_but_promo(Move a, Move b) {
     return !move_is_drop(a) && !move_is_drop(b) && (a & ~MOVE_PROMO) == (b & ~MOVE_PROMO) && a != b;
 }
 
+int ts_yozume_listed(const TsAnswer *a, int ply, Move m) {
+    for (int i = 0; i < a->nyozume && i < TS_MAX_YOZUME; i++)
+        if (a->yozume[i].ply == ply && a->yozume[i].move == m) return 1;
+    return 0;
+}
+
 /* What an analysis of a line takes: notes (変同, final-move alternatives) besides
  * 余詰; stop at the first 余詰; plies from the last back (the shallow tests first). */
 enum { AL_NOTES = 1, AL_STOP = 2, AL_BACKWARD = 4 };
@@ -364,9 +370,8 @@ static int attacker_ties(DfCtx *c, Position *pos, const TsAnswer *a, int k, int 
     gen_checks(pos, ml);
     for (int i = 0; i < ml->count && nc < 64; i++) {
         Move m = ml->moves[i];
-        int tie = n == 1 || ts_same_but_promo(m, played);  /* (n 1: a final-move alternative) */
-        for (int j = 0; j < a->nyozume && j < TS_MAX_YOZUME && !tie; j++)
-            tie = a->yozume[j].ply == k + 1 && a->yozume[j].move == m;
+        /* (n 1: a final-move alternative) */
+        int tie = n == 1 || ts_same_but_promo(m, played) || ts_yozume_listed(a, k + 1, m);
         if (!tie) continue;
         Undo u;
         pos_do_move(pos, m, &u);

@@ -84,6 +84,9 @@ enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 /* Two board moves that differ only in promotion (成不成: one mate, not two). */
 int ts_same_but_promo(Move a, Move b);
 
+/* m is in a's 余詰 list at 1-based ply (among the first TS_MAX_YOZUME kept). */
+int ts_yozume_listed(const TsAnswer *a, int ply, Move m);
+
 /* Solves pos (attacker = side to move).  c is reset for this problem. */
 void ts_solve(DfCtx *c, const Position *pos, const TsOptions *o, TsAnswer *a);
 

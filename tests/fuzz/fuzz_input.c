@@ -158,12 +158,10 @@ static void check_refutations(DfCtx *ctx, const Position *pos, const TsAnswer *a
         gen_checks(&p, &checks);
         for (int i = 0; i < checks.count; i++) {
             Move m = checks.moves[i];
-            int yoz = 0;
-            for (int y = 0; y < a->nyozume && y < TS_MAX_YOZUME; y++) yoz |= a->yozume[y].ply == k + 1 && a->yozume[y].move == m;
             Position q = p;
             Undo u;
             pos_do_move(&q, m, &u);
-            if (m == a->pv[k] || yoz || gen_evasions(&q, &evasions) == 0) continue;
+            if (m == a->pv[k] || ts_yozume_listed(a, k + 1, m) || gen_evasions(&q, &evasions) == 0) continue;
             if (at >= rs.n || rs.r[at].ply != k + 1 || rs.r[at].move != m) fail("the refutations miss a check or add one", pos);
             const TsRefutation *r = &rs.r[at++];
             if (r->reply == MOVE_NONE) continue;
