@@ -139,7 +139,7 @@ def view(item):
     return decided, undecided, fails
 
 
-def check_views(items, label):
+def check_views(items):
     """view on every item (worker processes): (decided, undecided, failure lines)."""
     with multiprocessing.Pool(os.cpu_count() or 1) as pool:
         views = pool.map(view, items, chunksize=2)
@@ -157,7 +157,7 @@ def against_reference():
         with tempfile.TemporaryDirectory() as d:
             res = solve(sfens, "--refutations", "--kif", d)
             items = [("sbq%d-%d" % (ply, i), s, r) for i, (s, r) in enumerate(zip(sfens, res))]
-            dec, und, fails = check_views(items, "sbq%d" % ply)
+            dec, und, fails = check_views(items)
             for f in fails:
                 check(False, "refutations: " + f)
             check(not fails, "")
@@ -190,7 +190,7 @@ def against_reference():
                     if others:
                         e["reply"] = others[0]
                 bad.append((name, s, r2))
-            _, _, mfails = check_views(bad, "mutated")
+            _, _, mfails = check_views(bad)
             mutated_caught += len(mfails)
         print("shogiboardq %d-ply: %d problems, %d refutations, %d decided by the reference, %d undecided" %
               (ply, count, n, dec, und))
@@ -212,7 +212,7 @@ def random_refutations(cases, max_plies=9, budget=200_000):
     check(len(res) == len(cases), "solve printed %d lines for %d inputs: %s" % (len(res), len(cases), p.stderr[:300]))
     items = [(name, sfen, r, budget) for (name, sfen), r in zip(cases, res)
              if r.get("result") == "mate" and "length_exact" not in r and len(r.get("pv", [])) <= max_plies]
-    dec, und, fails = check_views(items, "random")
+    dec, und, fails = check_views(items)
     for f in fails:
         check(False, "refutations: " + f)
     check(not fails, "")
