@@ -46,7 +46,7 @@ n=$(wc -l < "$out/problems.jsonl")
 if [ "$n" -gt 0 ] && [ "$rc" = 130 ]; then  # (stopped: no new search; say how to make them)
     echo "answers not made (stopped); to make them: bash tools/main_job.sh answers $out" >&2
 elif [ "$n" -gt 0 ]; then
-    answers "$out" || { arc=$?; [ "$arc" = 130 ] && rc=130; }
+    answers "$out" || rc=$?  # (said on stderr; the problems are kept either way)
 fi
 echo "$n perfect problems in $out/problems.jsonl (KIF files beside it); the longest:" >&2
 longest=$(python3 - "$out/problems.jsonl" <<'PY' 2>/dev/null || true
