@@ -11,8 +11,7 @@ d=$(mktemp -d)
     --out "$d/a" > /dev/null 2>"$d/a.err" || { bad "compose random for the answers' input"; cat "$d/a.err"; }
 n=$(grep -c . "$d/a/problems.jsonl" 2>/dev/null || echo 0)
 [ "$n" -ge 2 ] && ok "$n problems to answer" || bad "too few problems to answer ($n)"
-JOB="bash tools/main_job.sh"
-[ "$BIN" != bin ] && JOB="env TSUMEGEN_BIN=$BIN $JOB"
+JOB="env TSUMEGEN_BIN=$BIN bash tools/main_job.sh"  # (the binaries under test: bin or bin/san)
 $JOB answers "$d/a" 2>"$d/ans.err" && grep -q "answers with 変化 and 紛れ" "$d/ans.err" &&
     ok "answers step runs" || { bad "answers step"; cat "$d/ans.err"; }
 check() {  # check DIR: every answer agrees with its problem, and its KIF is there
