@@ -115,6 +115,7 @@ void solve_render(Job *j) {
                     a->yozume[i].length);
         }
         fprintf(f, "],\"leftover\":%d", a->leftover);
+        if (a->yozume_bound >= 0) fprintf(f, ",\"yozume_bound\":%d", a->yozume_bound);
     } else {
         fputs(",\"length\":0", f);
         if (a->length_lb > 1) fprintf(f, ",\"length_lb\":%d", a->length_lb);

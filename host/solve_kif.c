@@ -10,7 +10,8 @@
 
 /* The KIF's '*' lines below the length: the flaws, so that a reader of the file
  * alone sees why a problem is not 完全作 (余詰 with its ply, move and length, the
- * first KIF_YOZUME_SHOWN of them; 駒余り; an analysis cut short or not run). */
+ * first KIF_YOZUME_SHOWN of them; 駒余り; the 余詰 test's bound when it had one; an
+ * analysis cut short or not run). */
 #define KIF_YOZUME_SHOWN 8
 static void kif_flaw_lines(const TsAnswer *a, const Position *start, int flaws_run, char *buf, size_t len) {
     size_t at = strlen(buf);
@@ -32,6 +33,7 @@ static void kif_flaw_lines(const TsAnswer *a, const Position *start, int flaws_r
         if (a->nyozume > KIF_YOZUME_SHOWN) KIF_ADD("、ほか%d", a->nyozume - KIF_YOZUME_SHOWN);
     }
     if (a->leftover && !a->leftover_unproved) KIF_ADD("\n駒余り: 持駒%d枚", a->leftover);
+    if (a->yozume_bound >= 0) KIF_ADD("\n余詰は各手の残り手数+%d手まで検討（--yozume-confirm で手数無制限）", a->yozume_bound);
     if (!a->complete) KIF_ADD("\n余詰・駒余りの検討は制限で未完了");
 #undef KIF_ADD
 }
@@ -65,7 +67,7 @@ void solve_write_kif(const Job *j, int idx, const SolveOpts *o) {
     if (!f) { fprintf(stderr, "tsumegen solve: cannot write %s: %s\n", path, strerror(errno)); return; }
     if (a->npv) {
         snprintf(comment, sizeof comment, "%d手詰%s", a->length, a->perfect ? " 完全作" : "");
-        if (!a->perfect) kif_flaw_lines(a, &j->pos, o->flaws, comment, sizeof comment);
+        kif_flaw_lines(a, &j->pos, o->flaws, comment, sizeof comment);  /* (perfect: the bound alone) */
     } else {
         snprintf(comment, sizeof comment, "%d手以内の詰（%d手以上、最短未証明、手順は一例）", a->length, a->length_lb);
     }

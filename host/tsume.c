@@ -541,6 +541,9 @@ static void analyse_mate(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
         }
         if (!o->flaws) a->complete = 0;
         else if (!(o->first_flaw && left > 0)) {
+            /* TSUME_RULES: a 余詰 is a mate of any length; the answer says when its
+             * "none" rests on the bounded test alone */
+            a->yozume_bound = o->yozume_extra >= 0 && !o->yozume_confirm ? o->yozume_extra : -1;
             analyse_line_confirmed(c, o, a, root);
             settle_tied_lines(c, o, a, root);
         }
@@ -599,6 +602,7 @@ static void found_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position
 void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
     memset(a, 0, sizeof *a);
     a->verified = -1;
+    a->yozume_bound = -1;
     double t0 = df_now();
     Position pos = *root;
     int attacker = pos.side;

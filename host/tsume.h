@@ -30,6 +30,9 @@ typedef struct {
     int perfect;
     int complete;       /* every flaw test was decided */
     int notes_incomplete; /* a limit stopped a notes-only test (変同, final-move alternatives) */
+    int yozume_bound;   /* >= 0: the 余詰 tests searched each alternative with n plies left to
+                           n + this many plies only (no unbounded confirmation), so "no 余詰"
+                           means none within that; -1: any length, or no analysis ran */
     TsYozume yozume[TS_MAX_YOZUME];
     int nyozume;
     char notes[TS_MAX_NOTES][TS_NOTE_LEN];

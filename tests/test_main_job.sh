@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job's answers step (tools/main_job.sh answers DIR): every composed problem
-# solved again with its 変化 and 紛れ, one answer line and one KIF per problem, in
+# solved again with its 変化 and 紛れ (余詰 of any length tested), one answer line and one KIF per problem, in
 # problems.jsonl's order (file NNNN is problem id NNNN); a stopped step finishes
 # where it stopped; a missing directory is refused.  The GA run before it is left
 # out (minutes); the problems come from a `compose random` slice known to hold some.
@@ -27,7 +27,7 @@ for i, (p, a) in enumerate(zip(probs, ans), 1):
     kif = "%s/answers/%04d.kif" % (d, i)
     ok = (p["id"] == i and a["sfen"] == p["sfen"] and a["result"] == "mate" and a["perfect"]
           and a["length"] == p["length"] and a["pv"] == p["pv"] and "variations" in a and "refutations" in a
-          and os.path.exists(kif))
+          and "yozume_bound" not in a and os.path.exists(kif))  # (余詰 of any length, as compose tested)
     if ok:
         text = open(kif, encoding="utf-8").read()
         # the header names the 紛れ, and each refutation is a branch of the KIF

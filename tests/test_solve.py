@@ -742,14 +742,57 @@ def kif_flaws():
           and stars[0][1].startswith("余詰: 1手目 ９八金打（9手以内）")
           and [(int(p), int(n)) for p, _, n in listed] == [(y["ply"], y["length"]) for y in ys[:8]] and ys,
           "--kif of a cooked problem: %s against %s" % (stars[0], ys))
-    check(stars[1] == ["3手詰", "駒余り: 持駒4枚"], "--kif of a problem with pieces left: %s" % stars[1])
-    check(stars[2] == ["5手詰 完全作"], "--kif of a perfect problem: %s" % stars[2])
+    bound = "余詰は各手の残り手数+6手まで検討（--yozume-confirm で手数無制限）"
+    check(bound in stars[0][2:], "--kif of a cooked problem: the 余詰 test's bound after its 余詰: %s" % stars[0])
+    check(stars[1] == ["3手詰", "駒余り: 持駒4枚", bound], "--kif of a problem with pieces left: %s" % stars[1])
+    check(stars[2] == ["5手詰 完全作", bound], "--kif of a perfect problem: %s" % stars[2])
     check(back == ["%s moves %s" % (r["sfen"], " ".join(r.get("pv", []))) for r in res],
           "the commented KIF files read back: %s" % back)
     with tempfile.TemporaryDirectory() as d:
         solve([leftover], "--kif", d, "--no-flaws")
         stars = star_lines(os.path.join(d, "0001.kif"))
     check(stars == ["3手詰", "余詰と駒余りは未検討（--no-flaws）"], "--kif under --no-flaws: %s" % stars)
+    with tempfile.TemporaryDirectory() as d:
+        solve([perfect], "--kif", d, "--yozume-confirm")
+        stars = star_lines(os.path.join(d, "0001.kif"))
+    check(stars == ["5手詰 完全作"], "--kif of a perfect problem, 余詰 of any length tested: %s" % stars)
+
+
+def yozume_bound():
+    """TSUME_RULES: a 余詰 is a mate of any length, and solve's default 余詰 test searches
+    an alternative with n plies left to n + 6 only, so an answer says when its "no
+    余詰" rests on that bound ("yozume_bound": the extra plies).  Musou 36 (37 plies)
+    shows the bound matters: at ply 35 (3 plies left) G*3b mates in 5, so with
+    --yozume-depth 0 it is perfect with yozume_bound 0, by default (6) cooked there;
+    --yozume-confirm and --yozume-unbounded search any length (no yozume_bound),
+    --no-flaws runs no 余詰 test (none either).  cshogi confirms the 余詰."""
+    sfen = record_sfen("musou-036", "data/edo/musou.tsv")
+    runs = {}
+    for name, opts in (("depth0", ("--yozume-depth", "0")), ("default", ()), ("confirm", ("--yozume-confirm",)),
+                       ("unbounded", ("--yozume-unbounded", "--nodes", "5000000")), ("noflaws", ("--no-flaws",))):
+        r = solve([sfen], *opts)
+        runs[name] = r[0] if r else {}
+    d0, df = runs["depth0"], runs["default"]
+    check(d0.get("length") == 37 and d0.get("perfect") is True and d0.get("yozume_bound") == 0,
+          "musou 36, --yozume-depth 0: perfect within the bound, yozume_bound 0: %s" % json.dumps(d0)[:300])
+    g3b = {"ply": 35, "move": "G*3b", "length": 5}
+    for name in ("default", "confirm", "unbounded"):
+        r = runs[name]
+        check(r.get("length") == 37 and r.get("perfect") is False and g3b in r.get("yozume", []) and
+              r.get("yozume_bound") == (6 if name == "default" else None),
+              "musou 36, %s: cooked at ply 35, yozume_bound %s: %s" % (name, r.get("yozume_bound"), json.dumps(r)[:300]))
+    check(runs["noflaws"].get("result") == "mate" and "yozume_bound" not in runs["noflaws"],
+          "musou 36, --no-flaws: no yozume_bound: %s" % json.dumps(runs["noflaws"])[:300])
+    board = cshogi.Board(sfen)
+    for mv in (df.get("pv") or [])[:34]:
+        board.push_usi(mv)
+    board.push_usi("G*3b")
+    ok = len(df.get("pv") or []) == 37
+    for m in list(board.legal_moves) if ok else []:
+        board.push(m)
+        ok = ok and bool(cshogi.DfPn(depth=3, nodes=100000).search(board))
+        board.pop()
+    check(ok, "cshogi: after the main line's first 34 plies, G*3b mates within 5 (every reply mated in 3)")
 
 
 def max_length():
@@ -808,6 +851,7 @@ def main():
     max_length()
     attacker_in_check()
     kif_flaws()
+    yozume_bound()
     regressions()
     plain_oracle()
     near_misses()

@@ -15,12 +15,13 @@ T=${TSUMEGEN_BIN:-bin}/tsumegen  # (the tests point it at the sanitizer build)
 
 # The answers: each problem's 変化 (the other defences' mates) for people and the
 # 紛れ (a refuting reply to each wrong check) for puzzle apps, solved again from
-# scratch (about a second for 100 problems of 13 plies).  answers/NNNN.kif answers
+# scratch (about a second for 100 problems of 13 plies), 余詰 of any length tested
+# as the composer did (--yozume-confirm).  answers/NNNN.kif answers
 # line NNNN of problems.jsonl, which is problem NNNN (its "id").  solve --out
 # resumes: answers already in answers.jsonl are not searched again.
 answers() {
     local dir=$1 arc=0
-    "$T" solve --variations --refutations --kif "$dir/answers" \
+    "$T" solve --variations --refutations --yozume-confirm --kif "$dir/answers" \
         --out "$dir/answers.jsonl" <"$dir/problems.jsonl" >/dev/null || arc=$?
     if [ "$arc" = 0 ]; then
         echo "answers with 変化 and 紛れ: $dir/answers.jsonl, $dir/answers/NNNN.kif" >&2
@@ -62,7 +63,7 @@ if [ -n "$longest" ]; then
     echo "  #$1: $2 plies  $3 $4 $5 $6" >&2
     kif=$(printf "%s/%03d.kif" "$out" "$1")
     # shown with its 変化 (each other defence's own mate), checked again by solve
-    if "$T" solve --variations --kif "$out/longest" "$3 $4 $5 $6" >"$out/longest.json" 2>/dev/null &&
+    if "$T" solve --variations --yozume-confirm --kif "$out/longest" "$3 $4 $5 $6" >"$out/longest.json" 2>/dev/null &&
         [ -f "$out/longest/0001.kif" ]; then
         kif=$out/longest/0001.kif
     fi
