@@ -22,7 +22,7 @@ LIB_SRC  := $(CORE_SRC) $(filter-out host/main.c,$(HOST_SRC))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 
-.PHONY: all test check variants bench fuzz clean
+.PHONY: all test check check-build variants bench fuzz clean
 all: $(BIN)/tsumegen
 
 build/gen/tables.inc: tools/gen_tables.c
@@ -87,8 +87,13 @@ $(BIN)/fuzz_replay: $(LIB_OBJ) $(FUZZ_OBJ) $(BUILD)/tests/fuzz/replay.o
 test: $(BIN)/tsumegen $(BIN)/unit_tests $(BIN)/fuzz_replay
 	BIN=$(BIN) bash tests/run_all.sh
 
+SAN_VARS = BUILD=build/san BIN=bin/san OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTG_DEBUG"
 check:
-	$(MAKE) test BUILD=build/san BIN=bin/san OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTG_DEBUG"
+	$(MAKE) test $(SAN_VARS)
+
+# make check's binaries alone (run.sh test builds them before it runs the suites)
+check-build:
+	$(MAKE) $(SAN_VARS) bin/san/tsumegen bin/san/unit_tests bin/san/fuzz_replay
 
 # gcc at -O3 and clang see warnings the default build does not (maybe-uninitialized,
 # format truncation); -Werror makes each one a build failure here.  Built, not run.
