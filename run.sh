@@ -19,13 +19,15 @@ test)
     san_log=$(mktemp)
     make check >"$san_log" 2>&1 &
     san_pid=$!
-    trap 'kill "$san_pid" 2>/dev/null; rm -f "$san_log"' EXIT
+    trap 'kill "$san_pid" 2>/dev/null || true; rm -f "$san_log"' EXIT  # (set -e reaches into traps)
     rel_rc=0
     make test || rel_rc=$?
     san_rc=0
     wait "$san_pid" || san_rc=$?
+    trap - EXIT
     echo "== make check (AddressSanitizer + UBSan), run beside make test"
     cat "$san_log"
+    rm -f "$san_log"
     echo "make test: exit $rel_rc; make check: exit $san_rc"
     [ "$rel_rc" = 0 ] && [ "$san_rc" = 0 ]
     ;;
