@@ -23,3 +23,18 @@ def cshogi_finds_no_mate(board, depth, nodes):
     answers False then too: that must not read as "no mate"."""
     dfpn = cshogi.DfPn(depth=depth, nodes=nodes)
     return not dfpn.search(board) and dfpn.searched_node < nodes
+
+
+def cshogi_mates_after(board, usi, depth):
+    """cshogi (plain rule, every evasion a defence): after the attacker's usi, every
+    defender reply leaves a mate within depth plies.  The board is left as it was."""
+    board.push_usi(usi)
+    ok = True
+    for m in list(board.legal_moves):
+        board.push(m)
+        ok = bool(cshogi.DfPn(depth=depth, nodes=300000).search(board))
+        board.pop()
+        if not ok:
+            break
+    board.pop()
+    return ok

@@ -11,11 +11,10 @@ else
     # two halves side by side (the cores; 137 s in one process under the sanitizers)
     half=$(( (${#files[@]} + 1) / 2 ))
     d=$(mktemp -d)
-    "$BIN/fuzz_replay" "${files[@]:0:half}" >"$d/0" 2>&1 & p0=$!
-    "$BIN/fuzz_replay" "${files[@]:half}" >"$d/1" 2>&1 & p1=$!
+    "$BIN/fuzz_replay" "${files[@]:0:half}" >"$d/0" 2>&1 & pids=($!)
+    "$BIN/fuzz_replay" "${files[@]:half}" >"$d/1" 2>&1 & pids+=($!)
     for k in 0 1; do
-        pid=$p0; [ $k = 1 ] && pid=$p1
-        if wait "$pid"; then ok "fuzz_replay over half $k of ${#files[@]} inputs: $(tail -1 "$d/$k")"
+        if wait "${pids[k]}"; then ok "fuzz_replay over half $k of ${#files[@]} inputs: $(tail -1 "$d/$k")"
         else bad "fuzz_replay, half $k: $(tail -5 "$d/$k")"; fi
     done
     rm -rf "$d"

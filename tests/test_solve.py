@@ -32,7 +32,7 @@ import tempfile
 import time
 
 import cshogi  # the independent cross-check of the record deviations (installed by .ci/run)
-from cshogi_lines import cshogi_finds_no_mate
+from cshogi_lines import cshogi_finds_no_mate, cshogi_mates_after
 from data_rows import record_sfen
 from sfen_grid import board_rows, board_text
 from tally import check, summary
@@ -776,7 +776,7 @@ def yozume_bound():
     check(d0.get("length") == 37 and d0.get("perfect") is True and d0.get("yozume_bound") == 0,
           "musou 36, --yozume-depth 0: perfect within the bound, yozume_bound 0: %s" % json.dumps(d0)[:300])
     g3b = {"ply": 35, "move": "G*3b", "length": 5}
-    for name in ("default", "confirm", "unbounded") if not SAN else ("default",):
+    for name in [n for n in ("default", "confirm", "unbounded") if n in runs]:
         r = runs[name]
         check(r.get("length") == 37 and r.get("perfect") is False and g3b in r.get("yozume", []) and
               r.get("yozume_bound") == (6 if name == "default" else None),
@@ -786,13 +786,8 @@ def yozume_bound():
     board = cshogi.Board(sfen)
     for mv in (df.get("pv") or [])[:34]:
         board.push_usi(mv)
-    board.push_usi("G*3b")
-    ok = len(df.get("pv") or []) == 37
-    for m in list(board.legal_moves) if ok else []:
-        board.push(m)
-        ok = ok and bool(cshogi.DfPn(depth=3, nodes=100000).search(board))
-        board.pop()
-    check(ok, "cshogi: after the main line's first 34 plies, G*3b mates within 5 (every reply mated in 3)")
+    check(len(df.get("pv") or []) == 37 and cshogi_mates_after(board, "G*3b", 4),
+          "cshogi: after the main line's first 34 plies, G*3b mates within 5 (every reply mated in 3)")
 
 
 def max_length():

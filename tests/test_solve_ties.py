@@ -13,23 +13,9 @@ import sys
 
 import cshogi
 
+from cshogi_lines import cshogi_mates_after
 from tally import check, summary
 from test_solve import solve
-
-
-def cshogi_mates_after(board, usi, depth):
-    """cshogi (plain rule, every evasion a defence): after the attacker's usi, every
-    defender reply leaves a mate within depth plies."""
-    board.push_usi(usi)
-    ok = True
-    for m in list(board.legal_moves):
-        board.push(m)
-        ok = bool(cshogi.DfPn(depth=depth, nodes=300000).search(board))
-        board.pop()
-        if not ok:
-            break
-    board.pop()
-    return ok
 
 
 def cshogi_confirms_yozume(sfen, b):
