@@ -87,7 +87,7 @@ $(BIN)/fuzz_replay: $(LIB_OBJ) $(FUZZ_OBJ) $(BUILD)/tests/fuzz/replay.o
 test: $(BIN)/tsumegen $(BIN)/unit_tests $(BIN)/fuzz_replay
 	BIN=$(BIN) bash tests/run_all.sh
 
-SAN_VARS = BUILD=build/san BIN=bin/san OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTG_DEBUG"
+SAN_VARS = BUILD=build/san BIN=bin/san OPT="-O2 -march=x86-64-v2 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all -DTG_DEBUG"
 check:
 	$(MAKE) test $(SAN_VARS)
 

@@ -74,7 +74,11 @@ void pos_do_move(Position *pos, Move m, Undo *u) {
     }
     pos->side = (uint8_t)(us ^ 1);
     pos->board_key ^= ZOBRIST_SIDE;
-    TG_ASSERT(pos_check(pos) == 0);  /* debug builds (make check) verify every move */
+    /* Debug builds (make check) verify one position in sixteen, chosen by its key: a
+     * faulty update stays in the position for the moves after it, so the sample still
+     * catches it, at a fraction of the cost (the unit tests' random games and the fuzz
+     * target call pos_check after every move themselves). */
+    TG_ASSERT((pos->board_key & 15) != 0 || pos_check(pos) == 0);
 }
 
 /* The keys pos_do_move would give, without touching pos: a child's table slot can
@@ -115,7 +119,7 @@ void pos_undo_move(Position *pos, Move m, const Undo *u) {
     }
     pos->board_key = u->board_key;
     pos->hand_key = u->hand_key;
-    TG_ASSERT(pos_check(pos) == 0);
+    TG_ASSERT((pos->board_key & 15) != 0 || pos_check(pos) == 0);
 }
 
 /* The sliders' attacks are computed only for kinds that stand on one of sq's

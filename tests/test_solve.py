@@ -393,7 +393,7 @@ def progress():
     run).  Zuko 21 (exact 25) within 1.2 M nodes: a mate found and a lower bound, with
     lower <= 25 <= mate; Zuko 12 (exact 27): "exact 27" once it is proved."""
     runs = (("zukou-021", 25, ["--nodes", "1200000"]), ("zukou-012", 27, []))
-    for pid, exact, opts in runs[1:] if SAN else runs:  # (one under the sanitizers: 20 s each there)
+    for pid, exact, opts in runs:
         rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "32"] + opts + [record_sfen(pid)])
         shown = [e.strip() for e in err.split("\r") if e.strip()]
         parsed = [PROGRESS.match(e) for e in shown]
@@ -667,7 +667,7 @@ def table_growth():
     sizes = [int(m.group(4)) for m in (PROGRESS.match(e.strip()) for e in err.split("\r")) if m and m.group(4)]
     check(strip(grown) == strip(fixed) and sizes and 1 < max(sizes) <= 16,
           "Zuko 12 from 1 MB, one thread: sizes %s, %s" % (sizes, out[:300]))
-    for threads in ("2",) if SAN else ("1", "2"):  # (--trace says each growth; one thread grew above)
+    for threads in ("1", "2"):  # (--trace says each growth)
         p = subprocess.run([EXE, "solve", "--threads", threads, "--hash", "1", "--hash-max", "8", "--trace", sfen],
                            capture_output=True, text=True)
         r = json.loads(p.stdout) if p.returncode == 0 else {}
@@ -766,17 +766,16 @@ def yozume_bound():
     --no-flaws runs no 余詰 test (none either).  cshogi confirms the 余詰."""
     sfen = record_sfen("musou-036", "data/edo/musou.tsv")
     runs = {}
-    names = ("depth0", "default", "noflaws") if SAN else ("depth0", "default", "confirm", "unbounded", "noflaws")
     options = {"depth0": ("--yozume-depth", "0"), "default": (), "confirm": ("--yozume-confirm",),
                "unbounded": ("--yozume-unbounded", "--nodes", "5000000"), "noflaws": ("--no-flaws",)}
-    for name in names:  # (under the sanitizers the two unbounded searches are left out: 10 s there)
+    for name in options:
         r = solve([sfen], *options[name])
         runs[name] = r[0] if r else {}
     d0, df = runs["depth0"], runs["default"]
     check(d0.get("length") == 37 and d0.get("perfect") is True and d0.get("yozume_bound") == 0,
           "musou 36, --yozume-depth 0: perfect within the bound, yozume_bound 0: %s" % json.dumps(d0)[:300])
     g3b = {"ply": 35, "move": "G*3b", "length": 5}
-    for name in [n for n in ("default", "confirm", "unbounded") if n in runs]:
+    for name in ("default", "confirm", "unbounded"):
         r = runs[name]
         check(r.get("length") == 37 and r.get("perfect") is False and g3b in r.get("yozume", []) and
               r.get("yozume_bound") == (6 if name == "default" else None),
