@@ -8,7 +8,7 @@
 d=$(mktemp -d)
 # Under the sanitizers (make check) three runs whose checks are of content, which make
 # test runs, are left out: the one-thread and default-device comparisons and the
-# seed-5 lines (together about 110 s there, of the suite's 20 minutes on a slow host);
+# seed-5 lines (together about 110 s there with the earlier -O1 sanitizer build);
 # the code they reach runs in the other runs, test_screen and test_solve.
 case "$BIN" in *san*) san=1 ;; *) san=0 ;; esac
 # small extension and cook-removal budgets: the defaults (3 x 48 candidates and 8 x 8 x 3
