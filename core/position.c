@@ -49,6 +49,14 @@ void pos_compute_keys(const Position *pos, uint64_t *board_key, uint64_t *hand_k
     *hand_key = h;
 }
 
+#ifdef TG_DEBUG
+/* Debug builds (make check) verify one position in sixteen after a do or undo, chosen
+ * by its key: a faulty update stays in the position for the moves after it, so the
+ * sample still catches it, at a fraction of the cost (the unit tests' random games and
+ * the fuzz target call pos_check after every move themselves). */
+static int pos_check_sampled(const Position *pos) { return (pos->board_key & 15) != 0 || pos_check(pos) == 0; }
+#endif
+
 void pos_do_move(Position *pos, Move m, Undo *u) {
     int us = pos->side, to = move_to(m);
     u->board_key = pos->board_key;
@@ -74,11 +82,7 @@ void pos_do_move(Position *pos, Move m, Undo *u) {
     }
     pos->side = (uint8_t)(us ^ 1);
     pos->board_key ^= ZOBRIST_SIDE;
-    /* Debug builds (make check) verify one position in sixteen, chosen by its key: a
-     * faulty update stays in the position for the moves after it, so the sample still
-     * catches it, at a fraction of the cost (the unit tests' random games and the fuzz
-     * target call pos_check after every move themselves). */
-    TG_ASSERT((pos->board_key & 15) != 0 || pos_check(pos) == 0);
+    TG_ASSERT(pos_check_sampled(pos));
 }
 
 /* The keys pos_do_move would give, without touching pos: a child's table slot can
@@ -119,7 +123,7 @@ void pos_undo_move(Position *pos, Move m, const Undo *u) {
     }
     pos->board_key = u->board_key;
     pos->hand_key = u->hand_key;
-    TG_ASSERT((pos->board_key & 15) != 0 || pos_check(pos) == 0);
+    TG_ASSERT(pos_check_sampled(pos));
 }
 
 /* The sliders' attacks are computed only for kinds that stand on one of sq's
