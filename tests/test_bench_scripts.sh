@@ -41,6 +41,17 @@ out=$(python3 benchmarks/record_walk.py zukou-999 2>&1); rc=$?
 if [ $rc -ne 0 ] && echo "$out" | grep -q "zukou-999 not found"; then ok "record_walk.py: unknown id refused"
 else bad "record_walk.py: unknown id (exit $rc): $out"; fi
 
+# the one-square edit screen of a record's diagram, 60 edits of Zuko 7 with its
+# deviation (the king's capture at ply 6) at toy node budgets
+out=$(EDITS_MAX=60 python3 benchmarks/edit_screen.py zukou-007 2000 2000 "S*8b 7a8b N*7d 8b8c S*9d 8c9d" 7 2>&1); rc=$?
+expect "edit_screen.py" $rc "$out" '^zukou-007: recorded 13 plies; [0-9]+ one-square edits, [1-9][0-9]* keep the record a mate$' \
+    '^1\. mate within 11: [0-9]+ \(shorter\), refused as positions: [0-9]+, left: [0-9]+$' \
+    '^2\. after S\*8b 7a8b N\*7d 8b8c S\*9d 8c9d: mate within 7 [0-9]+, the deviation illegal [0-9]+, left: [0-9]+$' \
+    '^3\. mate within 13: '
+out=$(python3 benchmarks/edit_screen.py zukou-999 2>&1); rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "zukou-999 not found"; then ok "edit_screen.py: unknown id refused"
+else bad "edit_screen.py: unknown id (exit $rc): $out"; fi
+
 # what a GUI gets after stop (one short wait: a line, or a timeout on a slow build)
 out=$(python3 benchmarks/usi_stop.py "$TSUMEGEN" 1 2>&1); rc=$?
 expect "usi_stop.py" $rc "$out" '^stop after +1 s: answer [0-9.]+ s later, (line of [0-9]+ plies|timeout)$'
