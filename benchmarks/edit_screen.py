@@ -151,10 +151,18 @@ def plays_as_mate(sfen, moves):
 
 
 def solve(lines, *opts):
+    """One answer per line, in order; a solve that does not give them all ends the run."""
     tsumegen = os.environ.get("TSUMEGEN", os.path.join(ROOT, "bin", "tsumegen"))
-    out = subprocess.run([tsumegen, "solve", "--no-flaws", "--threads", "2", "--hash", "128", *opts],
-                         input="".join(l + "\n" for l in lines), capture_output=True, text=True).stdout
-    return [json.loads(l) for l in out.splitlines()]
+    try:
+        p = subprocess.run([tsumegen, "solve", "--no-flaws", "--threads", "2", "--hash", "128", *opts],
+                           input="".join(l + "\n" for l in lines), capture_output=True, text=True)
+    except OSError as e:
+        sys.exit("edit_screen.py: cannot run %s: %s (build it with make, or set TSUMEGEN)" % (tsumegen, e))
+    out = [json.loads(l) for l in p.stdout.splitlines()]
+    if len(out) != len(lines):
+        sys.exit("edit_screen.py: %s solve gave %d answers for %d inputs (exit %d): %s"
+                 % (tsumegen, len(out), len(lines), p.returncode, p.stderr.strip().splitlines()[-1:]))
+    return out
 
 
 def main():
