@@ -28,36 +28,24 @@ import json, os, subprocess, sys
 import shogi
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from data_rows import data_rows  # noqa: E402
+from sfen_grid import EMPTY, board_rows, board_text  # noqa: E402  (SFEN board field <-> 9 ranks of cells)
 TOTAL = {"p": 18, "l": 4, "n": 4, "s": 4, "g": 4, "b": 2, "r": 2}
 ORDER = "rbgsnlp"
 KINDS = ["p", "l", "n", "s", "g", "b", "r", "+p", "+l", "+n", "+s", "+b", "+r"]
 
 
 def record(pid):
-    for fn in ("zukou.tsv", "musou.tsv"):
-        for line in open(os.path.join(ROOT, "data", "edo", fn), encoding="utf-8"):
-            f = line.rstrip("\n").split("\t")
-            if f[0] == pid:
-                return f[2], f[3].split()
+    for path in ("data/edo/zukou.tsv", "data/edo/musou.tsv"):
+        for row in data_rows(path):
+            if row[0] == pid:
+                return row[2], row[3].split()
     sys.exit("edit_screen.py: %s not found in data/edo/zukou.tsv or musou.tsv" % pid)
 
 
-def parse(sfen):
-    """The board as 9 rows of piece strings (None: empty) and the attacker's hand."""
-    board = []
-    for r in sfen.split()[0].split("/"):
-        row, i = [], 0
-        while i < len(r):
-            if r[i].isdigit():
-                row += [None] * int(r[i])
-                i += 1
-            elif r[i] == "+":
-                row.append(r[i:i + 2])
-                i += 2
-            else:
-                row.append(r[i])
-                i += 1
-        board.append(row)
+def attacker_hand(sfen):
+    """{kind: count} of the attacker's (upper-case) pieces in hand."""
     hand, num = {}, ""
     for c in sfen.split()[2]:
         if c.isdigit():
@@ -66,24 +54,14 @@ def parse(sfen):
         if c.isupper():
             hand[c.lower()] = hand.get(c.lower(), 0) + int(num or 1)
         num = ""
-    return board, hand
+    return hand
 
 
 def fmt(board, hand):
     """SFEN with the defender holding every other piece; None if a kind runs out."""
     used = dict.fromkeys(TOTAL, 0)
-    rows = []
-    for row in board:
-        s, empty = "", 0
-        for p in row:
-            if p is None:
-                empty += 1
-                continue
-            s += (str(empty) if empty else "") + p
-            empty = 0
-            if p[-1].lower() != "k":
-                used[p[-1].lower()] += 1
-        rows.append(s + (str(empty) if empty else ""))
+    for p in (p for row in board for p in row if p != EMPTY and p[-1].lower() != "k"):
+        used[p[-1].lower()] += 1
     for k, v in hand.items():
         used[k] += v
     if any(used[k] > TOTAL[k] for k in TOTAL):
@@ -91,12 +69,12 @@ def fmt(board, hand):
     hs = "".join((str(hand[k]) if hand[k] > 1 else "") + k.upper() for k in ORDER if hand.get(k))
     hs += "".join((str(TOTAL[k] - used[k]) if TOTAL[k] - used[k] > 1 else "") + k
                   for k in ORDER if TOTAL[k] - used[k])
-    return "/".join(rows) + " b " + (hs or "-") + " 1"
+    return board_text(board) + " b " + (hs or "-") + " 1"
 
 
 def edits(sfen):
     """{SFEN: description} of the one-square edits."""
-    b0, h0 = parse(sfen)
+    b0, h0 = board_rows(sfen.split()[0]), attacker_hand(sfen)
     orig, out = fmt(b0, h0), {}
     name = lambda r, f: "%d%s" % (9 - f, "abcdefghi"[r])
 
@@ -108,26 +86,26 @@ def edits(sfen):
     for r in range(9):
         for f in range(9):
             p = b0[r][f]
-            king = p is not None and p.lower() == "k"
-            if p is not None and not king:
+            king = p.lower() == "k"
+            if p != EMPTY and not king:
                 b = [row[:] for row in b0]
-                b[r][f] = None
+                b[r][f] = EMPTY
                 add("remove %s %s" % (p, name(r, f)), b, dict(h0))
                 h = dict(h0)
                 h[p[-1].lower()] = h.get(p[-1].lower(), 0) + 1
                 add("remove %s %s to the attacker's hand" % (p, name(r, f)), b, h)
-            if p is not None:  # (a king too)
+            if p != EMPTY:  # (a king too)
                 for r2 in range(9):
                     for f2 in range(9):
-                        if b0[r2][f2] is None:
+                        if b0[r2][f2] == EMPTY:
                             b = [row[:] for row in b0]
-                            b[r][f], b[r2][f2] = None, p
+                            b[r][f], b[r2][f2] = EMPTY, p
                             add("move %s %s -> %s" % (p, name(r, f), name(r2, f2)), b, dict(h0))
             for q in pieces:
                 if q != p and not king:
                     b = [row[:] for row in b0]
                     b[r][f] = q
-                    add("%s %s -> %s" % (name(r, f), p or ".", q), b, dict(h0))
+                    add("%s %s -> %s" % (name(r, f), p, q), b, dict(h0))
     for k in ORDER:
         add("hand +%s" % k, b0, dict(h0, **{k: h0.get(k, 0) + 1}))
         if h0.get(k):
