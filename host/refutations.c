@@ -55,7 +55,7 @@ const char *const TS_REF_MATES_NAME[] = {"", "promotion", "last_move", "detour",
  * (TS_REF_*): keys[j] is the main line's position after j plies, L of them, k the
  * check's 0-based ply.  A mate that needs a later main-line position is a detour, as
  * the 余詰 test judges it. */
-static int mate_kind(DfCtx *c, const Position *q, Move m, const TsAnswer *a, int k, const uint64_t *keys) {
+static int mate_kind(DfCtx *c, const Position *q, Move m, const TsAnswer *a, int k, const uint64_t *keys, int *length) {
     if (ts_same_but_promo(m, a->pv[k])) return TS_REF_PROMOTION;
     if (k == a->npv - 1) return TS_REF_LAST_MOVE;
     for (int j = k + 1; j <= a->npv; j++)
@@ -65,6 +65,7 @@ static int mate_kind(DfCtx *c, const Position *q, Move m, const TsAnswer *a, int
     df_set_forbidden(c, keys + k + 1, a->npv - k);
     DfResult r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
     df_set_forbidden(c, NULL, 0);
+    if (r.result == DF_PROVEN) *length = 1 + r.len;
     return r.result == DF_PROVEN ? TS_REF_YOZUME : r.result == DF_DISPROVEN ? TS_REF_DETOUR : TS_REF_MATE;
 }
 
@@ -100,7 +101,7 @@ int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsO
             pos_do_move(&q, m, &u);
             if (gen_evasions(&q, ml) == 0) continue;  /* (mate at once) */
             double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
-            int mates = 0, within = 0, bound = n - 1 + extra;
+            int mates = 0, within = 0, bound = n - 1 + extra, length = 0;
             df_begin_keep(c, start->side, limit, deadline);
             df_set_no_rep(c, 0);
             Move reply = reply_unbounded(c, &q, ml, &mates);
@@ -119,10 +120,10 @@ int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsO
             if (mates) {
                 reply = MOVE_NONE;
                 df_begin_keep(c, start->side, limit, deadline);
-                mates = mate_kind(c, &q, m, a, k, keys);
+                mates = mate_kind(c, &q, m, a, k, keys, &length);
                 out->nodes += df_nodes(c);
             }
-            out->r[out->n++] = (TsRefutation){k + 1, m, reply, reply == MOVE_NONE ? 0 : within, mates};
+            out->r[out->n++] = (TsRefutation){k + 1, m, reply, reply == MOVE_NONE ? 0 : within, mates, length};
             out->mates += mates > 0;
             out->undecided += reply == MOVE_NONE && !mates;
         }

@@ -13,6 +13,8 @@ typedef struct {
     int within;   /* 0: no mate at all after reply; else no mate (futile rule) of at most
                    * this many plies counted from move, move included */
     int mates;    /* TS_REF_*: no reply, the check mates after all (0: it does not) */
+    int length;   /* TS_REF_YOZUME: the plies of the mate found, move included (its plain
+                   * proof avoiding the line's later positions: an upper bound) */
 } TsRefutation;
 
 /* Why a check that mates is not in the 余詰 list: the line's move with the other

@@ -70,6 +70,45 @@ static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, con
     if (df_interrupted()) side_interrupted(j, "variations");
 }
 
+/* The 余詰 that the refutations found past the bounded test's reach (mates kind
+ * "yozume": a check that mates avoiding the line's later positions).  A 余詰 is a
+ * mate of any length (TSUME_RULES), so where the verdict rests on that test
+ * (yozume_bound) such a find turns it: listed, the problem cooked, when the tie
+ * rule is "all" or the line has no tied line; with "any" and tied lines a clean
+ * one may exist that was not examined again: not perfect, the analysis incomplete.
+ * Elsewhere (--no-flaws, the list's cap) a note says it. */
+static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *o) {
+    TsAnswer *a = &j->ans;
+    int ties = -2;  /* (not asked yet) */
+    for (int i = 0; i < j->refs.n; i++) {
+        const TsRefutation *r = &j->refs.r[i];
+        if (r->mates != TS_REF_YOZUME) continue;
+        char mv[8], note[TS_NOTE_LEN];
+        move_format(r->move, mv);
+        int listable = o->flaws && a->yozume_bound >= 0 && a->nyozume < TS_MAX_YOZUME;
+        if (listable && !ro->tied_all && ties == -2) {
+            df_begin_keep(c, j->pos.side, ro->node_limit ? ro->node_limit : 1000000,
+                          ro->time_limit > 0 ? df_now() + ro->time_limit : 0);
+            ties = ts_tied_lines(c, ro, a, &j->pos);
+        }
+        if (listable && (ro->tied_all || ties == 0)) {
+            a->yozume[a->nyozume++] = (TsYozume){r->ply, r->move, r->length};
+            a->perfect = 0;
+            snprintf(note, sizeof note, "yozume_past_bound: ply %d %s mates in %d, past the 余詰 test's bound "
+                     "(found by the refutations; listed)", r->ply, mv, r->length);
+        } else if (listable) {
+            a->perfect = 0;
+            a->complete = 0;
+            snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line; %s",
+                     r->ply, mv, ties > 0 ? "tied main lines, not examined again: not perfect, not cooked"
+                                          : "a limit left tied main lines open: not perfect, not cooked");
+        } else
+            snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line (not in "
+                     "the 余詰 list: %s)", r->ply, mv, o->flaws ? "past the list's cap" : "--no-flaws");
+        if (a->nnotes < TS_MAX_NOTES) snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "%s", note);
+    }
+}
+
 /* --refutations for a solved job, on c as solve_variations; --refutation-nodes for
  * each check's searches (default --nodes, else 1 M). */
 static void solve_refutations(DfCtx *c, int own, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
@@ -80,17 +119,7 @@ static void solve_refutations(DfCtx *c, int own, Job *j, const TsOptions *to, co
     int rc = ts_refutations(c, &j->pos, &j->ans, &ro, own, &j->refs);
     side_end(c, &sp, show);
     if (rc) fprintf(stderr, "%stsumegen solve: out of memory for the refutations of input %d\n", show ? "\n" : "", idx + 1);
-    /* a mate the bounded 余詰 test could not see: said, though the verdict is the test's */
-    TsAnswer *a = &j->ans;
-    for (int i = 0; i < j->refs.n && a->nnotes < TS_MAX_NOTES; i++) {
-        const TsRefutation *r = &j->refs.r[i];
-        if (r->mates != TS_REF_YOZUME) continue;
-        char mv[8];
-        move_format(r->move, mv);
-        snprintf(a->notes[a->nnotes++], TS_NOTE_LEN,
-                 "yozume_unlisted: ply %d %s mates without passing the main line (not in the 余詰 list: past the test's bound or its cap, or --no-flaws)",
-                 r->ply, mv);
-    }
+    late_yozume(c, j, &ro, o);
     if (df_interrupted()) side_interrupted(j, "refutations");
 }
 

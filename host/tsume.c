@@ -432,6 +432,19 @@ static int first_yozume_index(const TsAnswer *a) {
     return m;
 }
 
+/* Whether a's main line has tied lines (defender ties or the attacker's): 1 some,
+ * 0 none, -1 a limit or the cap left it open. */
+int ts_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root) {
+    TiedLine *q = malloc(sizeof(TiedLine) * TIED_LINES_MAX);
+    if (!q) return -1;
+    int nq = 0, cut = 0, other = 0;
+    tied_branches(c, o, root, a, 0, a->npv, q, &nq, &cut);
+    for (int h = 0; h < nq; h++)  /* (the last ply's ties include the line's own move) */
+        other += memcmp(q[h].pv, a->pv, sizeof(Move) * (size_t)a->npv) != 0;
+    free(q);
+    return other ? 1 : cut || df_aborted(c) ? -1 : 0;
+}
+
 /* Does tied line b settle the verdict: clean under "any", cooked under "all"? */
 static int adoptable(const TsOptions *o, const TsAnswer *b) { return o->tied_all ? b->nyozume > 0 : !b->nyozume; }
 

@@ -90,6 +90,10 @@ int ts_same_but_promo(Move a, Move b);
 /* m is in a's 余詰 list at 1-based ply (among the first TS_MAX_YOZUME kept). */
 int ts_yozume_listed(const TsAnswer *a, int ply, Move m);
 
+/* Whether a's main line (solved from root) has tied main lines, the attacker's
+ * ties included: 1 some, 0 none, -1 a limit or the line cap left it open. */
+int ts_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root);
+
 /* Solves pos (attacker = side to move).  c is reset for this problem. */
 void ts_solve(DfCtx *c, const Position *pos, const TsOptions *o, TsAnswer *a);
 

@@ -10,13 +10,15 @@ written from the rule text) and cshogi's own df-pn.
    the check); where the answer says no mate at all, cshogi's df-pn (every evasion a
    defence) finds none within 31 plies either.  An entry that "mates" mates under the
    reference (or cshogi's df-pn), and its kind fits: "promotion" the line's move with
-   the other promotion, "last_move" at the last ply, "yozume" with its note.
+   the other promotion, "last_move" at the last ply, "yozume" listed or noted and the problem not perfect.
 2. The same checks catch a wrong reply: the answers with each reply replaced by
    another legal evasion fail (the check can fail).
 3. The KIF holds each refutation as a branch from the main line (the check, then the
    reply), read back as a reader of 変化 rebuilds the tree.
 4. Limits: --refutation-nodes 1 leaves some open ("undecided", counted, said in the
    KIF); without the option the answer has no such field; --out records it.
+5. A 余詰 that only the refutations see (past the bounded test) turns the verdict:
+   listed and cooked, or not perfect where tied main lines were not examined again.
 Last line: "solve-refutations: N passed, N failed".
 """
 import json
@@ -60,6 +62,15 @@ def wanted_checks(sfen, r):
                 want.add((k + 1, usi))
             b.pop()
     return want
+
+
+def late_yozume_said(r, ply, move):
+    """A "yozume" entry's answer says so: listed among the 余詰 with a
+    yozume_past_bound note, or (tied lines, --no-flaws, the list's cap) a
+    yozume_unlisted note; either way the problem is not perfect."""
+    listed = any(y["ply"] == ply and y["move"] == move for y in r.get("yozume", []))
+    tag = "yozume_past_bound" if listed else "yozume_unlisted"
+    return not r["perfect"] and any(n.startswith("%s: ply %d %s " % (tag, ply, move)) for n in r["notes"])
 
 
 def cshogi_mates_every_evasion(board, nodes=300_000):
@@ -110,8 +121,7 @@ def view(item):
                     fails.append("%s %s: %s said to mate" % (name, sfen, json.dumps(e)))
                 elif kind not in ("promotion", "last_move", "detour", "yozume", "mate") or \
                         (kind == "promotion") != twin or (kind == "last_move") != (not twin and ply == r["length"]) or \
-                        (kind == "yozume" and not any(n.startswith("yozume_unlisted: ply %d %s " % (ply, e["move"]))
-                                                      for n in r["notes"])):
+                        (kind == "yozume" and not late_yozume_said(r, ply, e["move"])):
                     fails.append("%s %s: %s: not that kind of mate" % (name, sfen, json.dumps(e)))
                 decided += 1
                 continue
@@ -239,9 +249,37 @@ def limits():
         check("--refutations" in opts, "--out's options record %r lacks --refutations" % opts)
 
 
+def late_yozume():
+    """Item 5: a 余詰 past the bounded test that the refutations find turns the verdict.
+    yo162a (data/regressions: mate 3) has 3c4b at ply 1, a mate of 13 plies, past the
+    default bound (3 + 6): the bounded test alone says perfect; with --refutations the
+    余詰 is listed and the problem cooked, as --yozume-confirm finds it.  The second
+    position's 4h3i at ply 3 is one too, but its last move has tied alternatives (a
+    clean tied line is not examined again): not perfect, not cooked; cooked with
+    --tied-lines all."""
+    yo162a = "5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1"
+    tied = "9/9/2+R6/9/4+p2n1/7G1/6pS1/5S3/7k1 b Lr2b3g2s3n3l16p 1"
+    bare, refs, confirm = (solve([yo162a], *o)[0] for o in ((), ("--refutations",), ("--yozume-confirm",)))
+    check(bare.get("perfect") is True and bare.get("yozume_bound") == YOZUME_EXTRA,
+          "yo162a without --refutations: %s" % json.dumps(bare)[:300])
+    want = [{"ply": 1, "move": "3c4b", "length": 13}]
+    check(refs.get("perfect") is False and refs.get("flaws") == ["yozume"] and refs.get("yozume") == want and
+          late_yozume_said(refs, 1, "3c4b"), "yo162a --refutations: %s" % json.dumps(refs)[:400])
+    check(confirm.get("yozume") == want, "yo162a --yozume-confirm: %s" % json.dumps(confirm)[:300])
+    b = tsume_ref.TsumeRef(node_limit=NODE_LIMIT)
+    board = board_after(yo162a, [])
+    board.push_usi("3c4b")
+    check(b.and_within(board, 12) is True, "yo162a: the reference does not mate 3c4b within 13 plies")
+    anyr, allr = (solve([tied], "--refutations", *o)[0] for o in ((), ("--tied-lines", "all")))
+    check(anyr.get("perfect") is False and anyr.get("flaws") == [] and late_yozume_said(anyr, 3, "4h3i"), "tied lines, --refutations: %s" % json.dumps(anyr)[:400])
+    check(allr.get("flaws") == ["yozume"] and late_yozume_said(allr, 3, "4h3i"),
+          "tied lines, --refutations --tied-lines all: %s" % json.dumps(allr)[:400])
+
+
 def main():
     against_reference()
     limits()
+    late_yozume()
     return summary("solve-refutations")
 
 
