@@ -70,13 +70,14 @@ static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, con
     if (df_interrupted()) side_interrupted(j, "variations");
 }
 
-/* The 余詰 that the refutations found past the bounded test's reach (mates kind
- * "yozume": a check that mates avoiding the line's later positions).  A 余詰 is a
- * mate of any length (TSUME_RULES), so where the verdict rests on that test
- * (yozume_bound) such a find turns it: listed, the problem cooked, when the tie
- * rule is "all" or the line has no tied line; with "any" and tied lines a clean
- * one may exist that was not examined again: not perfect, the analysis incomplete.
- * Elsewhere (--no-flaws, the list's cap) a note says it. */
+/* The 余詰 that the refutations found past the 余詰 test's reach (mates kind
+ * "yozume": a check that mates avoiding the line's later positions; past the
+ * bounded test's bound, or left open by a limit in the unbounded one).  A 余詰 is
+ * a mate of any length (TSUME_RULES), so such a find turns the verdict: listed,
+ * the problem cooked, when the tie rule is "all" or the line has no tied line;
+ * with "any" and tied lines a clean one may exist that was not examined again:
+ * not perfect, the analysis incomplete.  Elsewhere (--no-flaws, the list's cap) a
+ * note says it. */
 static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *o) {
     TsAnswer *a = &j->ans;
     int ties = -2;  /* (not asked yet) */
@@ -85,7 +86,7 @@ static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *
         if (r->mates != TS_REF_YOZUME) continue;
         char mv[8], note[TS_NOTE_LEN];
         move_format(r->move, mv);
-        int listable = o->flaws && a->yozume_bound >= 0 && a->nyozume < TS_MAX_YOZUME;
+        int listable = o->flaws && a->nyozume < TS_MAX_YOZUME;  /* (or an unbounded test a limit stopped) */
         if (listable && !ro->tied_all && ties == -2) {
             df_begin_keep(c, j->pos.side, ro->node_limit ? ro->node_limit : 1000000,
                           ro->time_limit > 0 ? df_now() + ro->time_limit : 0);
