@@ -47,9 +47,11 @@ def problems(ply, count):
 
 def wanted_checks(sfen, r):
     """{(ply, usi)} the listing must hold: at each attacker ply of the main line, the
-    legal checks other than the line's move, the answer's 余詰 and the mates in one."""
+    legal checks other than the line's move, the answer's 余詰 and the mates in one.
+    A 余詰 that the refutations found past the bounded test is listed in both."""
     pv = r["pv"]
-    yozume = {(y["ply"], y["move"]) for y in r.get("yozume", [])}
+    late = {(e["ply"], e["move"]) for e in r.get("refutations", []) if e.get("mates") == "yozume"}
+    yozume = {(y["ply"], y["move"]) for y in r.get("yozume", [])} - late
     want = set()
     for k in range(0, len(pv), 2):
         b = board_after(sfen, pv[:k])
