@@ -74,34 +74,37 @@ static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, con
  * "yozume": a check that mates avoiding the line's later positions; past the
  * bounded test's bound, or left open by a limit in the unbounded one).  A 余詰 is
  * a mate of any length (TSUME_RULES), so such a find turns the verdict: listed,
- * the problem cooked, when the tie rule is "all" or the line has no tied line;
- * with "any" and tied lines a clean one may exist that was not examined again:
- * not perfect, the analysis incomplete.  Elsewhere (--no-flaws, the list's cap) a
- * note says it. */
+ * the problem cooked, when the tie rule is "all" or every tied main line has it
+ * too; with "any" and a tied line that escapes it, that line may be clean, and it
+ * is not examined again: not perfect, the analysis incomplete.  Elsewhere
+ * (--no-flaws, the list's cap) a note says it. */
 static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *o) {
     TsAnswer *a = &j->ans;
-    int ties = -2;  /* (not asked yet) */
     for (int i = 0; i < j->refs.n; i++) {
         const TsRefutation *r = &j->refs.r[i];
         if (r->mates != TS_REF_YOZUME) continue;
         char mv[8], note[TS_NOTE_LEN];
         move_format(r->move, mv);
         int listable = o->flaws && a->nyozume < TS_MAX_YOZUME;  /* (or an unbounded test a limit stopped) */
-        if (listable && !ro->tied_all && ties == -2) {
+        int all = 1;  /* every tied line has it too (or "all": the reported line's is enough) */
+        if (listable) a->yozume[a->nyozume++] = (TsYozume){r->ply, r->move, r->length};
+        if (listable && !ro->tied_all) {
+            /* (listed first: if it mates as soon as the line's own move, the line
+             * through it is a tied main line of its own, the attacker's tie) */
             df_begin_keep(c, j->pos.side, ro->node_limit ? ro->node_limit : 1000000,
                           ro->time_limit > 0 ? df_now() + ro->time_limit : 0);
-            ties = ts_tied_lines(c, ro, a, &j->pos);
+            all = ts_yozume_on_tied_lines(c, ro, a, &j->pos, r->ply - 1, r->move);
+            if (all != 1) a->nyozume--;
         }
-        if (listable && (ro->tied_all || ties == 0)) {
-            a->yozume[a->nyozume++] = (TsYozume){r->ply, r->move, r->length};
+        if (listable && all == 1) {
             a->perfect = 0;
-            snprintf(note, sizeof note, "yozume_past_bound: ply %d %s mates in %d, past the 余詰 test's bound "
-                     "(found by the refutations; listed)", r->ply, mv, r->length);
+            snprintf(note, sizeof note, "yozume_past_bound: ply %d %s mates in %d, a 余詰 the 余詰 test did not "
+                     "decide (found by the refutations; listed)", r->ply, mv, r->length);
         } else if (listable) {
             a->perfect = 0;
             a->complete = 0;
             snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line; %s",
-                     r->ply, mv, ties > 0 ? "tied main lines, not examined again: not perfect, not cooked"
+                     r->ply, mv, all == 0 ? "a tied main line escapes it, not examined again: not perfect, not cooked"
                                           : "a limit left tied main lines open: not perfect, not cooked");
         } else
             snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line (not in "

@@ -432,17 +432,47 @@ static int first_yozume_index(const TsAnswer *a) {
     return m;
 }
 
-/* Whether a's main line has tied lines (defender ties or the attacker's): 1 some,
- * 0 none, -1 a limit or the cap left it open. */
-int ts_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root) {
+/* Is check m at ply index k of a's line, a mate that avoids a's later positions (a
+ * 余詰 of a), a 余詰 of every line tied with a too?  Such a line must pass through
+ * the same position (leave a after k) and m must mate avoiding its own later
+ * positions (迂回 is judged against each line's own, see settle_tied_lines).
+ * 1: yes (no tied line escapes it), 0: one does, -1: a limit or the line cap. */
+int ts_yozume_on_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root, int k, Move m) {
     TiedLine *q = malloc(sizeof(TiedLine) * TIED_LINES_MAX);
-    if (!q) return -1;
-    int nq = 0, cut = 0, other = 0;
+    uint64_t *keys = malloc(sizeof *keys * (size_t)(a->npv + 1));
+    if (!q || !keys) {
+        free(q);
+        free(keys);
+        return -1;
+    }
+    int nq = 0, cut = 0, res = 1, save = df_set_no_rep(c, 0);
     tied_branches(c, o, root, a, 0, a->npv, q, &nq, &cut);
-    for (int h = 0; h < nq; h++)  /* (the last ply's ties include the line's own move) */
-        other += memcmp(q[h].pv, a->pv, sizeof(Move) * (size_t)a->npv) != 0;
+    for (int h = 0; h < nq && res == 1 && !df_aborted(c); h++) {
+        const TiedLine *t = &q[h];
+        if (!memcmp(t->pv, a->pv, sizeof(Move) * (size_t)a->npv)) continue;  /* (the last ply's ties: a's own move) */
+        if (t->branch <= k) { res = 0; break; }  /* (it never meets the check) */
+        Position pos = *root, after;
+        for (int j = 0; j <= a->npv; j++) {
+            keys[j] = pos_key(&pos);
+            if (j == k) after = pos;
+            Undo u;
+            if (j < a->npv) pos_do_move(&pos, t->pv[j], &u);
+        }
+        Undo u;
+        pos_do_move(&after, m, &u);
+        for (int j = k + 1; j <= a->npv && res == 1; j++)
+            if (keys[j] == pos_key(&after)) res = 0;  /* (its detour) */
+        if (res != 1) break;
+        df_set_forbidden(c, keys + k + 1, a->npv - k);
+        DfResult r = df_search(c, &after, DF_MAX_DEPTH, DF_PLAIN);
+        df_set_forbidden(c, NULL, 0);
+        if (r.result != DF_PROVEN) res = r.result == DF_DISPROVEN ? 0 : -1;
+    }
+    if (res == 1 && (cut || df_aborted(c))) res = -1;
+    df_set_no_rep(c, save);
     free(q);
-    return other ? 1 : cut || df_aborted(c) ? -1 : 0;
+    free(keys);
+    return res;
 }
 
 /* Does tied line b settle the verdict: clean under "any", cooked under "all"? */

@@ -90,9 +90,11 @@ int ts_same_but_promo(Move a, Move b);
 /* m is in a's 余詰 list at 1-based ply (among the first TS_MAX_YOZUME kept). */
 int ts_yozume_listed(const TsAnswer *a, int ply, Move m);
 
-/* Whether a's main line (solved from root) has tied main lines, the attacker's
- * ties included: 1 some, 0 none, -1 a limit or the line cap left it open. */
-int ts_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root);
+/* Check m at 0-based ply k of a's main line (from root) mates avoiding the line's
+ * later positions (a 余詰 of that line): is it one of every tied main line too (the
+ * attacker's ties included)?  1 yes, 0 a tied line escapes it, -1 a limit or the
+ * line cap left it open. */
+int ts_yozume_on_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root, int k, Move m);
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */
 void ts_solve(DfCtx *c, const Position *pos, const TsOptions *o, TsAnswer *a);

@@ -256,11 +256,15 @@ def late_yozume():
     yo162a (data/regressions: mate 3) has 3c4b at ply 1, a mate of 13 plies, past the
     default bound (3 + 6): the bounded test alone says perfect; with --refutations the
     余詰 is listed and the problem cooked, as --yozume-confirm finds it.  The second
-    position's 4h3i at ply 3 is one too, but its last move has tied alternatives (a
-    clean tied line is not examined again): not perfect, not cooked; cooked with
+    position's 4h3i at ply 3 is one too; its last move has tied alternatives, but
+    those lines leave it after ply 3 and 4h3i cooks them as well: cooked.  yo116c
+    (71 plies, at 2 M nodes): 5c4c at ply 63 mates in 9, as soon as the line's own
+    move, so the line through it is a tied main line (the attacker's tie) that
+    escapes it and is not examined again: not perfect, not cooked; cooked with
     --tied-lines all."""
     yo162a = "5pk2/7P1/4+R1+P1+b/8b/6R2/9/9/9/9 b 4g4s4n4l15p 1"
     tied = "9/9/2+R6/9/4+p2n1/7G1/6pS1/5S3/7k1 b Lr2b3g2s3n3l16p 1"
+    yo116c = "4+P+P+P+P1/+P1+P5+P/7kP/PP5pp/1+P2+P1pP1/6+P1+P/9/9/9 b 2r2b4g4s4n4l 1"
     bare, refs, confirm = (solve([yo162a], *o)[0] for o in ((), ("--refutations",), ("--yozume-confirm",)))
     check(bare.get("perfect") is True and bare.get("yozume_bound") == YOZUME_EXTRA,
           "yo162a without --refutations: %s" % json.dumps(bare)[:300])
@@ -272,10 +276,15 @@ def late_yozume():
     board = board_after(yo162a, [])
     board.push_usi("3c4b")
     check(b.and_within(board, 12) is True, "yo162a: the reference does not mate 3c4b within 13 plies")
-    anyr, allr = (solve([tied], "--refutations", *o)[0] for o in ((), ("--tied-lines", "all")))
-    check(anyr.get("perfect") is False and anyr.get("flaws") == [] and late_yozume_said(anyr, 3, "4h3i"), "tied lines, --refutations: %s" % json.dumps(anyr)[:400])
-    check(allr.get("flaws") == ["yozume"] and late_yozume_said(allr, 3, "4h3i"),
-          "tied lines, --refutations --tied-lines all: %s" % json.dumps(allr)[:400])
+    r = solve([tied], "--refutations")[0]
+    check(r.get("flaws") == ["yozume"] and any(n.startswith("final_move_alternatives") for n in r.get("notes", []))
+          and late_yozume_said(r, 3, "4h3i"), "tied last move, --refutations: %s" % json.dumps(r)[:400])
+    anyr, allr = (solve([yo116c], "--refutations", "--nodes", "2000000", *o)[0] for o in ((), ("--tied-lines", "all")))
+    check(anyr.get("perfect") is False and anyr.get("flaws") == [] and late_yozume_said(anyr, 63, "5c4c") and
+          any("a tied main line escapes it" in n for n in anyr.get("notes", [])),
+          "yo116c --refutations: %s" % json.dumps({k: anyr.get(k) for k in ("perfect", "flaws", "notes")})[:400])
+    check(allr.get("flaws") == ["yozume"] and late_yozume_said(allr, 63, "5c4c"),
+          "yo116c --refutations --tied-lines all: %s" % json.dumps({k: allr.get(k) for k in ("flaws", "notes")})[:400])
 
 
 def main():
