@@ -105,7 +105,7 @@ static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *
             a->complete = 0;
             snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line; %s",
                      r->ply, mv, all == 0 ? "a tied main line escapes it, not examined again: not perfect, not cooked"
-                                          : "a limit left tied main lines open: not perfect, not cooked");
+                                          : "tied main lines left open: not perfect, not cooked");
         } else
             snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line (not in "
                      "the 余詰 list: %s)", r->ply, mv, o->flaws ? "past the list's cap" : "--no-flaws");

@@ -436,8 +436,13 @@ static int first_yozume_index(const TsAnswer *a) {
  * 余詰 of a), a 余詰 of every line tied with a too?  Such a line must pass through
  * the same position (leave a after k) and m must mate avoiding its own later
  * positions (迂回 is judged against each line's own, see settle_tied_lines).
- * 1: yes (no tied line escapes it), 0: one does, -1: a limit or the line cap. */
+ * Decided only where the tied lines are all known: a's analysis complete (its 余詰
+ * list gives the attacker's ties), and each tied line leaving a at the last move
+ * (one that leaves earlier has ties of its own, which only its own 余詰 analysis
+ * would show: settle_tied_lines follows them, this does not).
+ * 1: yes (no tied line escapes it), 0: one does, -1: not decided. */
 int ts_yozume_on_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root, int k, Move m) {
+    if (!a->complete) return -1;
     TiedLine *q = malloc(sizeof(TiedLine) * TIED_LINES_MAX);
     uint64_t *keys = malloc(sizeof *keys * (size_t)(a->npv + 1));
     if (!q || !keys) {
@@ -447,10 +452,11 @@ int ts_yozume_on_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, con
     }
     int nq = 0, cut = 0, res = 1, save = df_set_no_rep(c, 0);
     tied_branches(c, o, root, a, 0, a->npv, q, &nq, &cut);
-    for (int h = 0; h < nq && res == 1 && !df_aborted(c); h++) {
+    for (int h = 0; h < nq && res != 0 && !df_aborted(c); h++) {
         const TiedLine *t = &q[h];
         if (!memcmp(t->pv, a->pv, sizeof(Move) * (size_t)a->npv)) continue;  /* (the last ply's ties: a's own move) */
         if (t->branch <= k) { res = 0; break; }  /* (it never meets the check) */
+        if (t->branch < a->npv - 1) { res = -1; continue; }  /* (its own ties: not followed) */
         Position pos = *root, after;
         for (int j = 0; j <= a->npv; j++) {
             keys[j] = pos_key(&pos);
@@ -460,9 +466,9 @@ int ts_yozume_on_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, con
         }
         Undo u;
         pos_do_move(&after, m, &u);
-        for (int j = k + 1; j <= a->npv && res == 1; j++)
-            if (keys[j] == pos_key(&after)) res = 0;  /* (its detour) */
-        if (res != 1) break;
+        int detour = 0;
+        for (int j = k + 1; j <= a->npv; j++) detour |= keys[j] == pos_key(&after);
+        if (detour) { res = 0; break; }
         df_set_forbidden(c, keys + k + 1, a->npv - k);
         DfResult r = df_search(c, &after, DF_MAX_DEPTH, DF_PLAIN);
         df_set_forbidden(c, NULL, 0);

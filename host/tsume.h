@@ -92,8 +92,8 @@ int ts_yozume_listed(const TsAnswer *a, int ply, Move m);
 
 /* Check m at 0-based ply k of a's main line (from root) mates avoiding the line's
  * later positions (a 余詰 of that line): is it one of every tied main line too (the
- * attacker's ties included)?  1 yes, 0 a tied line escapes it, -1 a limit or the
- * line cap left it open. */
+ * attacker's ties included)?  1 yes, 0 a tied line escapes it, -1 not decided (a
+ * limit, the line cap, a's analysis incomplete, or a tied line with ties of its own). */
 int ts_yozume_on_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root, int k, Move m);
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */
