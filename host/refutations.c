@@ -58,13 +58,9 @@ const char *const TS_REF_MATES_NAME[] = {"", "promotion", "last_move", "detour",
 static int mate_kind(DfCtx *c, const Position *q, Move m, const TsAnswer *a, int k, const uint64_t *keys, int *length) {
     if (ts_same_but_promo(m, a->pv[k])) return TS_REF_PROMOTION;
     if (k == a->npv - 1) return TS_REF_LAST_MOVE;
-    for (int j = k + 1; j <= a->npv; j++)
-        if (keys[j] == pos_key(q)) return TS_REF_DETOUR;
     Position p = *q;
     df_set_no_rep(c, 0);
-    df_set_forbidden(c, keys + k + 1, a->npv - k);
-    DfResult r = df_search(c, &p, DF_MAX_DEPTH, DF_PLAIN);
-    df_set_forbidden(c, NULL, 0);
+    DfResult r = ts_mate_off_line(c, &p, keys + k + 1, a->npv - k, DF_MAX_DEPTH);
     if (r.result == DF_PROVEN) *length = 1 + r.len;
     return r.result == DF_PROVEN ? TS_REF_YOZUME : r.result == DF_DISPROVEN ? TS_REF_DETOUR : TS_REF_MATE;
 }

@@ -186,6 +186,20 @@ int ts_yozume_listed(const TsAnswer *a, int ply, Move m) {
  * 余詰; stop at the first 余詰; plies from the last back (the shallow tests first). */
 enum { AL_NOTES = 1, AL_STOP = 2, AL_BACKWARD = 4 };
 
+int ts_on_line(const Position *q, const uint64_t *later, int n) {
+    int on = 0;
+    for (int j = 0; j < n; j++) on |= later[j] == pos_key(q);
+    return on;
+}
+
+DfResult ts_mate_off_line(DfCtx *c, Position *q, const uint64_t *later, int n, int depth) {
+    if (ts_on_line(q, later, n)) return (DfResult){DF_DISPROVEN, 0, 0, MOVE_NONE};
+    df_set_forbidden(c, later, n);
+    DfResult r = df_search(c, q, depth, DF_PLAIN);
+    df_set_forbidden(c, NULL, 0);
+    return r;
+}
+
 /* Flaws and notes at ply k of the main line (pos is the position before it).
  * confirm: only the 余詰 test of the attacker's alternatives (notes were taken). */
 static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *pos, int k, const uint64_t *keys,
@@ -208,8 +222,7 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
                 if (r.result == DF_PROVEN && strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
                 if (r.result == DF_UNKNOWN) a->notes_incomplete = 1;
             } else {
-                int detour = 0;
-                for (int j = k + 1; j <= L; j++) detour |= keys[j] == pos_key(pos);
+                int detour = ts_on_line(pos, keys + k + 1, L - k);
                 DfResult r = {DF_DISPROVEN, 0, 0, MOVE_NONE};
                 int dalt = o->yozume_extra < 0 ? DF_MAX_DEPTH : n + o->yozume_extra;
                 df_set_no_rep(c, dalt < DF_MAX_DEPTH);
@@ -222,11 +235,8 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
                 if (dalt < DF_MAX_DEPTH) df_set_epsilon(c, 1);
                 if (!detour) r = df_search(c, pos, dalt, DF_PLAIN);
                 df_set_epsilon(c, DF_EPSILON_DIV);
-                if (r.result == DF_PROVEN) {  /* mates; does it need a later main-line position? */
-                    df_set_forbidden(c, keys + k + 1, L - k);
-                    r = df_search(c, pos, dalt, DF_PLAIN);
-                    df_set_forbidden(c, NULL, 0);
-                }
+                if (r.result == DF_PROVEN)  /* mates; does it need a later main-line position? */
+                    r = ts_mate_off_line(c, pos, keys + k + 1, L - k, dalt);
                 df_set_no_rep(c, 1);  /* the analysis runs bounded futile-rule queries */
                 if (r.result == DF_UNKNOWN || (r.result == DF_DISPROVEN && (r.flags & DF_DEPTH) && dalt >= DF_MAX_DEPTH))
                     a->complete = 0;  /* (no mate within the deepest bound is not "none at all") */
@@ -466,12 +476,7 @@ int ts_yozume_on_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, con
         }
         Undo u;
         pos_do_move(&after, m, &u);
-        int detour = 0;
-        for (int j = k + 1; j <= a->npv; j++) detour |= keys[j] == pos_key(&after);
-        if (detour) { res = 0; break; }
-        df_set_forbidden(c, keys + k + 1, a->npv - k);
-        DfResult r = df_search(c, &after, DF_MAX_DEPTH, DF_PLAIN);
-        df_set_forbidden(c, NULL, 0);
+        DfResult r = ts_mate_off_line(c, &after, keys + k + 1, a->npv - k, DF_MAX_DEPTH);
         if (r.result != DF_PROVEN) res = r.result == DF_DISPROVEN ? 0 : -1;
     }
     if (res == 1 && (cut || df_aborted(c))) res = -1;

@@ -90,6 +90,13 @@ int ts_same_but_promo(Move a, Move b);
 /* m is in a's 余詰 list at 1-based ply (among the first TS_MAX_YOZUME kept). */
 int ts_yozume_listed(const TsAnswer *a, int ply, Move m);
 
+/* The 余詰 test's 迂回 rule.  q: the position after an alternative check (defender
+ * to move); later: the n main-line positions after that ply.  ts_on_line: q is one
+ * of them.  ts_mate_off_line: a plain mate within depth that passes none of them
+ * (proven: a 余詰; disproven: none, q itself on the line included). */
+int ts_on_line(const Position *q, const uint64_t *later, int n);
+DfResult ts_mate_off_line(DfCtx *c, Position *q, const uint64_t *later, int n, int depth);
+
 /* Check m at 0-based ply k of a's main line (from root) mates avoiding the line's
  * later positions (a 余詰 of that line): is it one of every tied main line too (the
  * attacker's ties included)?  1 yes, 0 a tied line escapes it, -1 not decided (a
