@@ -36,6 +36,7 @@ from cshogi_lines import cshogi_finds_no_mate, cshogi_mates_after
 from data_rows import record_sfen
 from sfen_grid import board_rows, board_text
 from tally import check, summary
+import tsume_ref
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BIN = os.environ.get("BIN", "bin")
@@ -789,6 +790,37 @@ def yozume_bound():
           "cshogi: after the main line's first 34 plies, G*3b mates within 5 (every reply mated in 3)")
 
 
+def detour_cycles():
+    """The 余詰 test's 迂回 search (a mate that avoids the line's later positions) cuts
+    repeated positions even under its bound: a shortest such mate repeats none.  yo116c
+    (data/regressions, 71 plies of tokins walking the king round): at ply 3, 2b3b mates
+    only through later main-line positions, and proving that within its bound (75)
+    without the cut gave no answer in 900 s (here the old build stops at --time and says
+    flaw_analysis_incomplete).  Now the analysis completes: 5c4c at ply 63 mates in 9
+    off the line, as soon as the line itself (an attacker's tie), and cooks every tied
+    line, so the answer is cooked.  tsume_ref's PlainForbidden confirms that mate."""
+    row = [l.split("\t") for l in data_lines("data/regressions/positions.tsv") if l.startswith("yo116c\t")][0]
+    r = solve([row[1]], "--time", "60000")[0]
+    want = [{"ply": 63, "move": "5c4c", "length": 9}]
+    check(r.get("length") == 71 and "length_exact" not in r and r.get("flaws") == ["yozume"] and
+          r.get("yozume") == want and not any("incomplete" in n for n in r.get("notes", [])),
+          "yo116c: the 余詰 analysis completes, cooked by 5c4c at ply 63: %s" %
+          json.dumps({k: r.get(k) for k in ("length", "flaws", "yozume", "notes", "ms")})[:400])
+    pv = r.get("pv") or []
+    if len(pv) == 71:
+        b = cshogi.Board(row[1])
+        keys = []
+        for mv in pv:
+            b.push_usi(mv)
+            keys.append(b.zobrist_hash())
+        b = cshogi.Board(row[1])
+        for mv in pv[:62]:
+            b.push_usi(mv)
+        b.push_usi("5c4c")
+        ref = tsume_ref.PlainForbidden(keys[62:], 2_000_000)
+        check(ref.mated_within(b, 8), "yo116c: the reference finds no mate by 5c4c at ply 63 off the line within 9")
+
+
 def max_length():
     """--max-length N (bottom up only, no unbounded search): a problem of length L gives
     the same full answer (mate L, perfect, proof checked) for N >= L and, for N < L,
@@ -846,6 +878,7 @@ def main():
     attacker_in_check()
     kif_flaws()
     yozume_bound()
+    detour_cycles()
     regressions()
     plain_oracle()
     near_misses()
