@@ -185,6 +185,7 @@ int ts_yozume_listed(const TsAnswer *a, int ply, Move m) {
 /* What an analysis of a line takes: notes (変同, final-move alternatives) besides
  * 余詰; stop at the first 余詰; plies from the last back (the shallow tests first). */
 enum { AL_NOTES = 1, AL_STOP = 2, AL_BACKWARD = 4 };
+#define TRACE_MIN_NODES 100000  /* --trace names the 余詰 tests that cost at least this */
 
 int ts_on_line(const Position *q, const uint64_t *later, int n) {
     int on = 0;
@@ -225,6 +226,8 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
             Undo u;
             pos_do_move(pos, m, &u);
             move_format(m, mv);
+            uint64_t n0 = df_nodes(c);
+            double t0 = df_now();
             if (n == 1) {
                 DfResult r = df_search(c, pos, 0, DF_FUTILE);
                 if (r.result == DF_PROVEN && strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
@@ -260,6 +263,10 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
                         a->nyozume++;
                     } else a->nyozume++;
                 }
+                if (o->trace && df_nodes(c) - n0 >= TRACE_MIN_NODES)
+                    fprintf(stderr, "trace: 余詰 test, ply %d %s (bound %d): %s, %.2f M nodes, %.1f s\n", k + 1, mv, dalt,
+                            r.result == DF_PROVEN ? "mates" : r.result == DF_DISPROVEN ? "none" : "undecided",
+                            (double)(df_nodes(c) - n0) / 1e6, df_now() - t0);
             }
             pos_undo_move(pos, m, &u);
             if (a->nyozume && (mode & AL_STOP)) return;
