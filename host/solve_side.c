@@ -103,9 +103,11 @@ static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *
         } else if (listable) {
             a->perfect = 0;
             a->complete = 0;
-            snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line; %s",
-                     r->ply, mv, all == 0 ? "a tied main line escapes it, not examined again: not perfect, not cooked"
-                                          : "tied main lines left open: not perfect, not cooked");
+            /* (where other 余詰 are listed the problem is cooked all the same) */
+            snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line; %s%s",
+                     r->ply, mv, all == 0 ? "a tied main line escapes it, not examined again"
+                                          : "tied main lines left open",
+                     a->nyozume ? " (cooked by the listed 余詰)" : ": not perfect, not cooked");
         } else
             snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line (not in "
                      "the 余詰 list: %s)", r->ply, mv, o->flaws ? "past the list's cap" : "--no-flaws");

@@ -285,7 +285,7 @@ def late_yozume():
     r4i = {"ply": 5, "move": "R*4i", "length": 3}
     check(anyr.get("perfect") is False and anyr.get("yozume") == [r4i] and late_yozume_said(anyr, 1, "L*1i") and
           any(n.startswith("yozume_unlisted: ply 1 L*1i") and "tied main lines left open" in n
-              for n in anyr.get("notes", [])),
+              and "cooked by the listed" in n for n in anyr.get("notes", [])),
           "sug7 --refutations --yozume-depth 0: %s" %
           json.dumps({k: anyr.get(k) for k in ("perfect", "yozume", "notes")})[:400])
     check(allr.get("yozume") == [r4i, {"ply": 1, "move": "L*1i", "length": 9}] and late_yozume_said(allr, 1, "L*1i"),
