@@ -153,7 +153,8 @@ const char USAGE_SOLVE[] =
     "                0.1 M nodes or more: ply, move, bound, verdict, cost);\n"
     "                replaces the progress line\n"
     "On a terminal, stderr shows progress: problems done, or for a lone problem its\n"
-    "nodes, seconds and length so far (\"mate 27 found, at least 19\", \"exact 25\"),\n"
+    "nodes, seconds and length so far (\"mate 27 found, at least 19\", \"exact 25\";\n"
+    "then the 余詰 analysis's test: \"余詰 test, ply 3 2b3b\"),\n"
     "then on a line of its own the variations (--variations) or refutations\n"
     "(--refutations) listed so far.\n"
     "Ctrl-C stops the searches as a limit would and still prints every answer in order\n"
@@ -218,8 +219,9 @@ static void lone_progress(void *arg, uint64_t nodes) {
                                       : ", table full (a larger --hash may be faster)";
         char size[32] = "";
         if (p->grows) snprintf(size, sizeof size, ", table %zu MB", df_table_mb(p->c));
-        fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s%s%s%s ", nodes / 1e6, df_now() - p->t0, known[0] ? ", " : "", known, size,
-                full);
+        const char *phase = df_phase(p->c);  /* (the 余詰 analysis: which test) */
+        fprintf(stderr, "\rsolve: %.1f M nodes, %.0f s%s%s%s%s%s%s ", nodes / 1e6, df_now() - p->t0, known[0] ? ", " : "",
+                known, phase[0] ? ", " : "", phase, size, full);
     }
     if (p->table && p->every > 0 && df_now() - p->saved >= p->every) {
         write_table(p->c, p->table, p->tag, p->show ? "\n" : "", "checkpoint, ");

@@ -127,6 +127,10 @@ void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every);
  * 29 found, at least 15", "no mate below 7"; "" when nothing yet). */
 void df_note_bounds(DfCtx *c, int mate_found, int at_least);
 void df_bounds_text(const DfCtx *c, char *buf, size_t len);
+/* What the search does after the length, for that display too ("余詰 test, ply 3
+ * 2b3b"; NULL or "": nothing named); df_begin clears it. */
+void df_set_phase(DfCtx *c, const char *what);
+const char *df_phase(const DfCtx *c);
 
 /* The query: mate within `depth` plies from pos (OR if pos->side is the attacker). */
 DfResult df_search(DfCtx *c, Position *pos, int depth, int mode);

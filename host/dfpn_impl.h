@@ -130,6 +130,7 @@ struct DfCtx {
                     * too (or_three_ply); less only to compare (df_set_last_ply) */
     int eps_div;   /* the 1+epsilon trick's epsilon is 1/eps_div (df_set_epsilon) */
     int mate_found, at_least;  /* df_note_bounds */
+    char phase[48];            /* df_set_phase */
     size_t grow_max;        /* df_set_grow: the most clusters; 0: the table is fixed */
     int grow_trace;         /* df_set_grow_trace */
     atomic_ullong evicted;  /* stores that evicted an entry of this generation since the table's

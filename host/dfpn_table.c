@@ -71,6 +71,7 @@ static void start_search(DfCtx *c, int attacker, uint64_t node_limit, double dea
     c->nforbid = 0;
     c->mate_found = 0;
     c->at_least = 1;
+    c->phase[0] = 0;
 }
 
 void df_begin(DfCtx *c, int attacker, uint64_t node_limit, double deadline) {
@@ -282,6 +283,9 @@ void df_bounds_text(const DfCtx *c, char *buf, size_t len) {
     else if (at_least > 1) snprintf(buf, len, "no mate below %d", at_least);
     else if (len) buf[0] = 0;
 }
+void df_set_phase(DfCtx *c, const char *what) { snprintf(c->phase, sizeof c->phase, "%s", what ? what : ""); }
+const char *df_phase(const DfCtx *c) { return c->phase; }
+
 void df_set_progress(DfCtx *c, DfProgressFn fn, void *arg, uint64_t every) {
     c->progress = fn;
     c->progress_arg = arg;

@@ -226,6 +226,9 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
             Undo u;
             pos_do_move(pos, m, &u);
             move_format(m, mv);
+            char phase[48];
+            snprintf(phase, sizeof phase, "%s, ply %d %s", n == 1 ? "final-move test" : "余詰 test", k + 1, mv);
+            df_set_phase(c, phase);
             uint64_t n0 = df_nodes(c);
             double t0 = df_now();
             if (n == 1) {
@@ -275,6 +278,9 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
         return;
     }
     if (!(mode & AL_NOTES)) return;  /* 変同 is a note, not a flaw */
+    snprintf(buf, sizeof buf, "変同 test, ply %d", k + 1);
+    df_set_phase(c, buf);
+    buf[0] = 0;
     Move cand[MAX_MOVES];
     int unknown = 0, nc = longest_defences(c, pos, n, a->pv[k], ml, cand, MAX_MOVES, &unknown);
     if (nc < 0 || unknown) a->notes_incomplete = 1;
@@ -312,6 +318,7 @@ static void analyse_line_mode(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
             analyse_node(c, o, a, &line[k], k, keys, ml, root->side, confirm, mode);
         }
         if (df_aborted(c)) a->complete = 0;
+        df_set_phase(c, NULL);
     }
     free(ml);
     free(line);

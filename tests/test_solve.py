@@ -385,6 +385,7 @@ def on_terminal(args):
 
 
 PROGRESS = re.compile(r"solve: [0-9.]+ M nodes, \d+ s(?:, exact (\d+)|, mate (\d+) found, at least (\d+))?"
+                      r"(?:, (余詰 test, ply (\d+) (\S+)|final-move test, ply \d+ \S+|変同 test, ply \d+))?"
                       r"(?:, table (\d+) MB)?(, table full \(a larger --hash(?:-max)? may be faster\))? *$")
 
 
@@ -392,7 +393,8 @@ def progress():
     """A lone problem on a terminal: the progress line tells the length as far as it
     is known, and those bounds hold (one thread, no time limit: the same nodes each
     run).  Zuko 21 (exact 25) within 1.2 M nodes: a mate found and a lower bound, with
-    lower <= 25 <= mate; Zuko 12 (exact 27): "exact 27" once it is proved."""
+    lower <= 25 <= mate; Zuko 12 (exact 27): "exact 27" once it is proved.  During the
+    余詰 analysis the line names the test it is in."""
     runs = (("zukou-021", 25, ["--nodes", "1200000"]), ("zukou-012", 27, []))
     for pid, exact, opts in runs:
         rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "32"] + opts + [record_sfen(pid)])
@@ -405,6 +407,17 @@ def progress():
         check(rc == 0 and shown and not bad and any(known) and
               (pid != "zukou-012" or any(m.group(1) for m in parsed if m)),
               "progress %s: rc %d, lines %s, wrong %s" % (pid, rc, shown[-3:], bad[:3]))
+    # the 余詰 analysis names its test: Zuko 81 (exact 17, perfect), one thread, shows
+    # "余詰 test, ply 7 7b7e+" (0.16 M of its nodes); each one named is an attacker's
+    # ply and a check other than the line's move there
+    rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "32", record_sfen("zukou-081")])
+    r = json.loads(out) if rc == 0 else {}
+    pv = r.get("pv", [])
+    parsed = (PROGRESS.match(e.strip()) for e in err.split("\r"))
+    named = [(int(m.group(5)), m.group(6)) for m in parsed if m and m.group(5)]
+    check(r.get("perfect") is True and len(pv) == 17 and named and
+          all(k % 2 == 1 and k <= 17 and pv[k - 1] != mv for k, mv in named),
+          "progress of the 余詰 analysis (Zuko 81): rc %d, named %s, answer %s" % (rc, named, out[:200]))
     # --variations and --refutations: a line of each below the problem's, refutations
     # first, each one's last count that of the answer
     rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "32", "--variations", "--refutations",
@@ -452,6 +465,19 @@ def trace():
     steps = [l for l in p.stderr.splitlines() if l.startswith("trace: walk ply ")]
     check(r.get("length_exact") is False and steps and re.match(r"trace: walk ply \d+ \(\S+, plain \d+\): stopped, ", steps[-1]),
           "--trace, stopped step: %s %s" % (p.stdout[:200], steps[-1:]))
+    # each 余詰 test of 0.1 M nodes or more: Zuko 81 (exact 17, perfect, the bound 6
+    # plies past the line's end) has two (6d6c+ at ply 1, 7b7e+ at ply 7), both "none"
+    p = subprocess.run([EXE, "solve", "--threads", "1", "--hash", "32", "--trace", record_sfen("zukou-081")],
+                       capture_output=True, text=True)
+    r = json.loads(p.stdout) if p.returncode == 0 else {}
+    pv = r.get("pv", [])
+    tests = [re.match(r"trace: 余詰 test, ply (\d+) (\S+) \(bound (\d+)\): (mates|none|undecided), ([0-9.]+) M nodes, "
+                      r"[0-9.]+ s$", l) for l in p.stderr.splitlines() if l.startswith("trace: 余詰 test")]
+    check(r.get("perfect") is True and len(pv) == 17 and len(tests) >= 2 and
+          all(m and int(m.group(1)) % 2 == 1 and pv[int(m.group(1)) - 1] != m.group(2) and
+              int(m.group(3)) == 17 - int(m.group(1)) + 1 + r.get("yozume_bound", -99) and m.group(4) == "none" and
+              float(m.group(5)) >= 0.1 for m in tests),
+          "--trace's 余詰 tests (Zuko 81): %s %s" % (p.stdout[:200], [m and m.group(0) for m in tests]))
 
 
 def ctrl_c(opts, inputs, wait):
@@ -665,7 +691,7 @@ def table_growth():
     check(fixed.get("result") == "mate" and fixed.get("length") == 27, "Zuko 12, fixed 64 MB: " + p.stdout[:300])
     rc, out, err = on_terminal(["solve", "--threads", "1", "--hash", "1", "--hash-max", "16", sfen])
     grown = json.loads(out) if rc == 0 else {}
-    sizes = [int(m.group(4)) for m in (PROGRESS.match(e.strip()) for e in err.split("\r")) if m and m.group(4)]
+    sizes = [int(m.group(7)) for m in (PROGRESS.match(e.strip()) for e in err.split("\r")) if m and m.group(7)]
     check(strip(grown) == strip(fixed) and sizes and 1 < max(sizes) <= 16,
           "Zuko 12 from 1 MB, one thread: sizes %s, %s" % (sizes, out[:300]))
     for threads in ("1", "2"):  # (--trace says each growth)
