@@ -214,7 +214,7 @@ DfResult ts_mate_off_line(DfCtx *c, Position *q, const uint64_t *later, int n, i
 static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *pos, int k, const uint64_t *keys,
                          MoveList *ml, int attacker, int confirm, int mode) {
     int L = a->npv, n = L - k;
-    char buf[TS_NOTE_LEN], mv[8];
+    char buf[TS_NOTE_LEN], mv[8], phase[48];  /* (phase: the progress line's test, df_set_phase) */
     buf[0] = 0;
     if (confirm && (pos->side != attacker || n == 1)) return;
     if (pos->side == attacker) {
@@ -226,7 +226,6 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
             Undo u;
             pos_do_move(pos, m, &u);
             move_format(m, mv);
-            char phase[48];
             snprintf(phase, sizeof phase, "%s, ply %d %s", n == 1 ? "final-move test" : "余詰 test", k + 1, mv);
             df_set_phase(c, phase);
             uint64_t n0 = df_nodes(c);
@@ -278,9 +277,8 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
         return;
     }
     if (!(mode & AL_NOTES)) return;  /* 変同 is a note, not a flaw */
-    snprintf(buf, sizeof buf, "変同 test, ply %d", k + 1);
-    df_set_phase(c, buf);
-    buf[0] = 0;
+    snprintf(phase, sizeof phase, "変同 test, ply %d", k + 1);
+    df_set_phase(c, phase);
     Move cand[MAX_MOVES];
     int unknown = 0, nc = longest_defences(c, pos, n, a->pv[k], ml, cand, MAX_MOVES, &unknown);
     if (nc < 0 || unknown) a->notes_incomplete = 1;
