@@ -59,8 +59,9 @@ const char USAGE_SOLVE[] =
     "  --nodes N     node limit per problem (default none)\n"
     "  --time MS     time limit per problem (default none)\n"
     "  --threads N   parallel problems (default: all cores); a lone problem of 19 plies\n"
-    "                or more gets a second thread for its exact length under auto (no\n"
-    "                --nodes limit: node counts would depend on the two threads' timing)\n"
+    "                or more gets a second thread for its exact length under auto, and\n"
+    "                any lone problem for its 余詰 tests (no --nodes limit: node counts\n"
+    "                would depend on the two threads' timing)\n"
     "  --verify      re-check each mate with the independent proof checker\n"
     "  --yozume-depth N  余詰 test bound: an alternative with n plies left is searched\n"
     "                to n+N plies (default 6); --yozume-unbounded: any length (slow,\n"
@@ -276,7 +277,8 @@ static void free_contexts(DfCtx **ctx, DfCtx **helper, DfCtx **vctx, int threads
 int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
     int next_out = 0, done = 0;
     int threads = o->threads > 0 ? o->threads : 1;
-    /* a lone problem with cores to spare: a second thread joins its length search */
+    /* a lone problem with cores to spare: a second thread joins its length search
+     * and its 余詰 tests */
     int pair = n == 1 && threads >= 2;
     if (threads > n) threads = n > 0 ? n : 1;
     size_t phys = util_phys_mb();

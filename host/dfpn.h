@@ -114,6 +114,8 @@ int df_aborted(const DfCtx *c);
 /* New limits (total nodes of this problem, absolute deadline) and a cleared abort flag. */
 void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline);
 uint64_t df_nodes(const DfCtx *c);
+/* The deadline of c's searches (df_begin's or df_set_limits'; 0 = none). */
+double df_deadline(const DfCtx *c);
 /* fn(arg, nodes) from inside the search each time this context's node count is a
  * multiple of every (a power of two; fn NULL: none), for a progress display; nodes
  * include a sharing helper's as it last published them.  It runs on the searching

@@ -271,6 +271,8 @@ void df_set_limits(DfCtx *c, uint64_t node_limit, double deadline) {
 }
 uint64_t df_nodes(const DfCtx *c) { return c->nodes; }
 
+double df_deadline(const DfCtx *c) { return c->deadline; }
+
 void df_note_bounds(DfCtx *c, int mate_found, int at_least) {
     if (mate_found > 0 && (!c->mate_found || mate_found < c->mate_found)) c->mate_found = mate_found;
     if (at_least > c->at_least) c->at_least = at_least;

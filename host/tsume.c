@@ -21,6 +21,7 @@
 #include "proofcheck.h"
 #include "sfen.h"
 #include "exact_length.h"
+#include "yozume_test.h"
 
 static void add_note(TsAnswer *a, const char *fmt, const char *s1, int i1) {
     if (a->nnotes >= TS_MAX_NOTES) return;
@@ -185,7 +186,6 @@ int ts_yozume_listed(const TsAnswer *a, int ply, Move m) {
 /* What an analysis of a line takes: notes (変同, final-move alternatives) besides
  * 余詰; stop at the first 余詰; plies from the last back (the shallow tests first). */
 enum { AL_NOTES = 1, AL_STOP = 2, AL_BACKWARD = 4 };
-#define TRACE_MIN_NODES 100000  /* --trace names the 余詰 tests that cost at least this */
 
 int ts_on_line(const Position *q, const uint64_t *later, int n) {
     int on = 0;
@@ -209,10 +209,17 @@ DfResult ts_mate_off_line(DfCtx *c, Position *q, const uint64_t *later, int n, i
     return r;
 }
 
+/* The tests yz_tests_pair ran ahead for a line, consumed in order (t[at]). */
+typedef struct {
+    YzTest *t;
+    int n, at;
+} YzAhead;
+
 /* Flaws and notes at ply k of the main line (pos is the position before it).
- * confirm: only the 余詰 test of the attacker's alternatives (notes were taken). */
+ * confirm: only the 余詰 test of the attacker's alternatives (notes were taken).
+ * ahead: that ply's 余詰 tests already run (NULL: run them here). */
 static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *pos, int k, const uint64_t *keys,
-                         MoveList *ml, int attacker, int confirm, int mode) {
+                         MoveList *ml, int attacker, int confirm, int mode, YzAhead *ahead) {
     int L = a->npv, n = L - k;
     char buf[TS_NOTE_LEN], mv[8], phase[48];  /* (phase: the progress line's test, df_set_phase) */
     buf[0] = 0;
@@ -223,54 +230,36 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
             Move m = ml->moves[i];
             if (m == a->pv[k]) continue;
             if (n == 1 && !(mode & AL_NOTES)) break;  /* final-move alternatives are only notes */
-            Undo u;
-            pos_do_move(pos, m, &u);
-            move_format(m, mv);
-            snprintf(phase, sizeof phase, "%s, ply %d %s", n == 1 ? "final-move test" : "余詰 test", k + 1, mv);
-            df_set_phase(c, phase);
-            uint64_t n0 = df_nodes(c);
-            double t0 = df_now();
             if (n == 1) {
+                Undo u;
+                pos_do_move(pos, m, &u);
+                move_format(m, mv);
+                snprintf(phase, sizeof phase, "final-move test, ply %d %s", k + 1, mv);
+                df_set_phase(c, phase);
                 DfResult r = df_search(c, pos, 0, DF_FUTILE);
                 if (r.result == DF_PROVEN && strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
                 if (r.result == DF_UNKNOWN) a->notes_incomplete = 1;
-            } else {
-                int detour = ts_on_line(pos, keys + k + 1, L - k);
-                DfResult r = {DF_DISPROVEN, 0, 0, MOVE_NONE};
-                int dalt = o->yozume_extra < 0 ? DF_MAX_DEPTH : n + o->yozume_extra;
-                df_set_no_rep(c, dalt < DF_MAX_DEPTH);
-                /* most alternatives are no mate: epsilon 1 re-expands less on the way to
-                 * a disproof within the bound (bench solve full verdicts: 0.87x the nodes
-                 * and the time).  Not for the unbounded confirmation: its long searches
-                 * (a king walking off under two dragons' checks) settle more often with
-                 * the default (the composer's hardest 60: 55 against 50 within 2 M nodes,
-                 * 0.83x the nodes; 200 undecided boards at 1 M nodes: 69 perfect, not 55) */
-                if (dalt < DF_MAX_DEPTH) df_set_epsilon(c, 1);
-                if (!detour) r = df_search(c, pos, dalt, DF_PLAIN);
-                df_set_epsilon(c, DF_EPSILON_DIV);
-                if (r.result == DF_PROVEN)  /* mates; does it need a later main-line position? */
-                    r = ts_mate_off_line(c, pos, keys + k + 1, L - k, dalt);
-                df_set_no_rep(c, 1);  /* the analysis runs bounded futile-rule queries */
-                if (r.result == DF_UNKNOWN || (r.result == DF_DISPROVEN && (r.flags & DF_DEPTH) && dalt >= DF_MAX_DEPTH))
-                    a->complete = 0;  /* (no mate within the deepest bound is not "none at all") */
-                else if (r.result == DF_PROVEN) {
-                    if (ts_same_but_promo(m, a->pv[k])) {
-                        char note[64];  /* (the confirming pass finds it again: noted once) */
-                        snprintf(note, sizeof note, "%s", mv);
-                        if (!confirm) add_note(a, "promotion_optional: ply %d %s also mates", note, k + 1);
-                    } else if (a->nyozume < TS_MAX_YOZUME) {
-                        a->yozume[a->nyozume].ply = k + 1;
-                        a->yozume[a->nyozume].move = m;
-                        a->yozume[a->nyozume].length = 1 + r.len;
-                        a->nyozume++;
-                    } else a->nyozume++;
-                }
-                if (o->trace && df_nodes(c) - n0 >= TRACE_MIN_NODES)
-                    fprintf(stderr, "trace: 余詰 test, ply %d %s (bound %d): %s, %.2f M nodes, %.1f s\n", k + 1, mv, dalt,
-                            r.result == DF_PROVEN ? "mates" : r.result == DF_DISPROVEN ? "none" : "undecided",
-                            (double)(df_nodes(c) - n0) / 1e6, df_now() - t0);
+                pos_undo_move(pos, m, &u);
+                continue;
             }
-            pos_undo_move(pos, m, &u);
+            YzTest t;
+            if (ahead) {
+                TG_ASSERT(ahead->at < ahead->n && ahead->t[ahead->at].k == k && ahead->t[ahead->at].m == m);
+                t = ahead->t[ahead->at++];
+            } else t = yz_test(c, o, pos, k, L, m, keys);
+            if (t.incomplete) a->complete = 0;
+            else if (t.r.result == DF_PROVEN) {
+                if (ts_same_but_promo(m, a->pv[k])) {
+                    char note[64];  /* (the confirming pass finds it again: noted once) */
+                    move_format(m, note);
+                    if (!confirm) add_note(a, "promotion_optional: ply %d %s also mates", note, k + 1);
+                } else if (a->nyozume < TS_MAX_YOZUME) {
+                    a->yozume[a->nyozume].ply = k + 1;
+                    a->yozume[a->nyozume].move = m;
+                    a->yozume[a->nyozume].length = 1 + t.r.len;
+                    a->nyozume++;
+                } else a->nyozume++;
+            }
             if (a->nyozume && (mode & AL_STOP)) return;
         }
         if (buf[0]) add_note(a, "final_move_alternatives: ply %d%s", buf, k + 1);
@@ -311,12 +300,32 @@ static void analyse_line_mode(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
             pos_do_move(&line[k + 1], a->pv[k], &u);
             keys[k + 1] = pos_key(&line[k + 1]);
         }
+        /* with a spare thread, the line's 余詰 tests first, on both threads */
+        YzAhead ahead = {NULL, -1, 0};
+        const char *env = getenv("TSUMEGEN_YOZUME_PAIR");  /* (0: one thread, to compare) */
+        int pair = o->helper && !o->node_limit && !(env && *env && atoi(env) == 0);
+        int *order = pair ? malloc(sizeof(int) * (size_t)(to - from + 1)) : NULL, nk = 0;
+        for (int i = 0; order && i < to - from; i++) {
+            int k = (mode & AL_BACKWARD) ? to - 1 - i : from + i;
+            if (line[k].side == root->side && L - k > 1) order[nk++] = k;
+        }
+        uint64_t n0 = df_nodes(c);
+        double t0 = df_now();
+        if (order) ahead.n = yz_tests_pair(c, o, line, L, a->pv, keys, order, nk, (mode & AL_STOP) != 0, &ahead.t);
+        free(order);
+        if (o->trace && ahead.n >= 0) {
+            int run = 0;
+            for (int i = 0; i < ahead.n; i++) run += ahead.t[i].run;
+            fprintf(stderr, "trace: %d of %d 余詰 tests%s on two threads: %.2f M nodes, %.1f s\n", run, ahead.n,
+                    mode & AL_STOP ? " (to the first 余詰)" : "", (double)(df_nodes(c) - n0) / 1e6, df_now() - t0);
+        }
         for (int i = 0; i < to - from && !df_aborted(c) && !((mode & AL_STOP) && a->nyozume); i++) {
             int k = (mode & AL_BACKWARD) ? to - 1 - i : from + i;
-            analyse_node(c, o, a, &line[k], k, keys, ml, root->side, confirm, mode);
+            analyse_node(c, o, a, &line[k], k, keys, ml, root->side, confirm, mode, ahead.n >= 0 ? &ahead : NULL);
         }
         if (df_aborted(c)) a->complete = 0;
         df_set_phase(c, NULL);
+        free(ahead.t);
     }
     free(ml);
     free(line);

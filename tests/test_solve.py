@@ -480,6 +480,36 @@ def trace():
           "--trace's 余詰 tests (Zuko 81): %s %s" % (p.stdout[:200], [m and m.group(0) for m in tests]))
 
 
+def yozume_pair():
+    """A lone problem on two threads runs its line's 余詰 tests on both, sharing the
+    table (the helper takes the next test not taken): the same verdict, flaws, 余詰
+    moves and notes as on one thread, and --trace says the pair ran them.  A 3-ply
+    problem with most of the pieces in the attacker's hand (a fuzz input that took 24 s
+    at the default bound): 32 tests at ply 1, nine of them 余詰; Zuko 81 (perfect)."""
+    cooked = "S8/k2s5/9/8+N/9/9/9/9/9 b RBGSNL3P 1"
+    for sfen, extra in ((cooked, ["--yozume-depth", "4"]), (record_sfen("zukou-081"), [])):
+        got = {}
+        for threads in ("1", "2"):
+            p = subprocess.run([EXE, "solve", "--threads", threads, "--hash", "32", "--trace", *extra, sfen],
+                               capture_output=True, text=True)
+            r = json.loads(p.stdout) if p.returncode == 0 else {}
+            pair = [re.match(r"trace: (\d+) of (\d+) 余詰 tests on two threads: ", l) for l in p.stderr.splitlines()
+                    if "on two threads" in l and "(to the first 余詰)" not in l]
+            got[threads] = (r.get("result"), r.get("length"), r.get("pv"), r.get("perfect"), r.get("flaws"),
+                            sorted((y["ply"], y["move"]) for y in r.get("yozume", [])), r.get("notes"))
+            want_pair = threads == "2"
+            check(p.returncode == 0 and bool(pair) == want_pair and
+                  all(m and m.group(1) == m.group(2) and int(m.group(2)) >= 2 for m in pair),
+                  "余詰 tests on %s thread(s), the pair's trace: %s %s" % (threads, p.stdout[:200], pair))
+        check(got["1"] == got["2"] and got["1"][0] == "mate",
+              "余詰 tests on two threads give the one-thread answer: %s against %s" % (got["2"], got["1"]))
+        if sfen == cooked:
+            check(got["1"][3] is False and len(got["1"][5]) == 9 and all(y[0] == 1 for y in got["1"][5]),
+                  "the cooked 3-ply problem: nine 余詰 at ply 1: %s" % (got["1"],))
+        else:
+            check(got["1"][3] is True and got["1"][1] == 17, "Zuko 81 perfect, 17: %s" % (got["1"],))
+
+
 def ctrl_c(opts, inputs, wait):
     """solve --threads 1 --hash 64 OPTS on inputs; once wait(p) returns (what it read,
     or None), a SIGINT half a second later.  Returns (p, that, the rest of stdout,
@@ -892,6 +922,7 @@ def max_length():
 def main():
     cli()
     trace()
+    yozume_pair()
     progress()
     interrupt()
     interrupt_blocked_write()
