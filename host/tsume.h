@@ -69,7 +69,8 @@ typedef struct {
     DfCtx *helper;        /* NULL, or a second context on the solving context's table
                              (df_new_helper): with auto and no node limit, a long problem's
                              exact length is then searched bottom up and by the walk at
-                             once, on two threads (solve gives a lone problem its spare core) */
+                             once, on two threads, and any problem's 余詰 tests are shared
+                             out between them (solve gives a lone problem its spare core) */
     int max_length;       /* > 0: only mates within this many plies, asked bottom up with no
                              unbounded search (no mate within it: result unknown, length_lb) */
     int split_bounded;    /* with max_length and a helper: the helper splits the last bound by
