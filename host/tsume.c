@@ -311,13 +311,15 @@ static void analyse_line_mode(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
         }
         uint64_t n0 = df_nodes(c);
         double t0 = df_now();
-        if (order) ahead.n = yz_tests_pair(c, o, line, L, a->pv, keys, order, nk, (mode & AL_STOP) != 0, &ahead.t);
+        int threads = 1;
+        if (order) ahead.n = yz_tests_pair(c, o, line, L, a->pv, keys, order, nk, (mode & AL_STOP) != 0, &ahead.t, &threads);
         free(order);
         if (o->trace && ahead.n >= 0) {
             int run = 0;
             for (int i = 0; i < ahead.n; i++) run += ahead.t[i].run;
-            fprintf(stderr, "trace: %d of %d 余詰 tests%s on two threads: %.2f M nodes, %.1f s\n", run, ahead.n,
-                    mode & AL_STOP ? " (to the first 余詰)" : "", (double)(df_nodes(c) - n0) / 1e6, df_now() - t0);
+            fprintf(stderr, "trace: %d of %d 余詰 tests%s on %s: %.2f M nodes, %.1f s\n", run, ahead.n,
+                    mode & AL_STOP ? " (to the first 余詰)" : "", threads == 2 ? "two threads" : "one thread (the runtime gave one)",
+                    (double)(df_nodes(c) - n0) / 1e6, df_now() - t0);
         }
         for (int i = 0; i < to - from && !df_aborted(c) && !((mode & AL_STOP) && a->nyozume); i++) {
             int k = (mode & AL_BACKWARD) ? to - 1 - i : from + i;

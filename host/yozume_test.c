@@ -48,7 +48,7 @@ YzTest yz_test(DfCtx *c, const TsOptions *o, Position *pos, int k, int L, Move m
  * uneven (Zuko 7: 10.9 M nodes for one at ply 1, a few thousand for most), so a
  * static split would leave a thread idle. */
 int yz_tests_pair(DfCtx *c, const TsOptions *o, const Position *line, int L, const Move *pv, const uint64_t *keys,
-                  const int *order, int nk, int stop_first, YzTest **out) {
+                  const int *order, int nk, int stop_first, YzTest **out, int *threads) {
 #ifdef _OPENMP
     DfCtx *h = o->helper;
     if (!h || o->node_limit) return -1;  /* (the helper runs without a node limit) */
@@ -79,6 +79,7 @@ int yz_tests_pair(DfCtx *c, const TsOptions *o, const Position *line, int L, con
     {
         int me = omp_get_thread_num();
         DfCtx *x = me == 0 ? c : h;
+        if (me == 0) *threads = omp_get_num_threads();
         if (omp_get_num_threads() == 1) df_share_leave(h);  /* (no helper thread: the table must not wait for it) */
         for (;;) {
             int i = atomic_fetch_add(&next, 1);
@@ -98,7 +99,7 @@ int yz_tests_pair(DfCtx *c, const TsOptions *o, const Position *line, int L, con
     *out = t;
     return n;
 #else
-    (void)c; (void)o; (void)line; (void)L; (void)pv; (void)keys; (void)order; (void)nk; (void)stop_first; (void)out;
+    (void)c; (void)o; (void)line; (void)L; (void)pv; (void)keys; (void)order; (void)nk; (void)stop_first; (void)out; (void)threads;
     return -1;
 #endif
 }

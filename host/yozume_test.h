@@ -24,11 +24,12 @@ YzTest yz_test(DfCtx *c, const TsOptions *o, Position *pos, int k, int L, Move m
 /* Every test of the plies in order[0 .. nk) (the attacker's plies but the last;
  * line[k] the position at ply k, pv[k] the line's move there), each check but
  * pv[k], on c and o->helper at once; *out their results in that order (the caller
- * frees it), and their count; -1: no spare thread, fewer than two tests, or no
- * memory (the caller tests one at a time).  stop_first: after the first 余詰 in that order (a mate by other
- * than the line's move's promotion twin) no later test is started; a later one
- * left unstarted is unknown. */
+ * frees it), and their count (*threads: how many the runtime gave, 1 or 2); -1: no
+ * spare thread, fewer than two tests, or no memory (the caller tests one at a
+ * time).  stop_first: after the first 余詰 in that order (a mate by other than the
+ * line's move's promotion twin) no later test is started; a later one left
+ * unstarted is unknown. */
 int yz_tests_pair(DfCtx *c, const TsOptions *o, const Position *line, int L, const Move *pv, const uint64_t *keys,
-                  const int *order, int nk, int stop_first, YzTest **out);
+                  const int *order, int nk, int stop_first, YzTest **out, int *threads);
 
 #endif
