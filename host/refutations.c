@@ -1,8 +1,13 @@
 /* refutations.c - 紛れ: a refuting defence for each other check along a main line
  * (refutations.h). */
 #include "refutations.h"
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* A bounded query's answer that holds for every length: a disproof that hit no
  * depth bound (a repetition cut alone is still exact for the node asked: a mate
@@ -65,6 +70,112 @@ static int mate_kind(DfCtx *c, const Position *q, Move m, const TsAnswer *a, int
     return r.result == DF_PROVEN ? TS_REF_YOZUME : r.result == DF_DISPROVEN ? TS_REF_DETOUR : TS_REF_MATE;
 }
 
+/* One entry: the check m at 0-based ply k (q the position after it), its searches
+ * on c, each with limit nodes and o's time; *nodes gets what they cost. */
+static TsRefutation refute_check(DfCtx *c, const Position *q, Move m, int k, const TsAnswer *a, const TsOptions *o,
+                                 const uint64_t *keys, uint64_t limit, MoveList *ml, uint64_t *nodes) {
+    int attacker = q->side ^ 1, extra = o->yozume_extra >= 0 ? o->yozume_extra : 6;
+    double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
+    int mates = 0, within = 0, bound = a->npv - k - 1 + extra, length = 0;
+    df_begin_keep(c, attacker, limit, deadline);
+    df_set_no_rep(c, 0);
+    Move reply = reply_unbounded(c, q, ml, &mates);
+    *nodes += df_nodes(c);
+    if (reply == MOVE_NONE && !mates) {
+        if (bound > DF_MAX_DEPTH) bound = DF_MAX_DEPTH;
+        df_begin_keep(c, attacker, limit, deadline);
+        df_set_no_rep(c, 1);  /* (bounded: every disproof is a plain "no mate within") */
+        reply = reply_bounded(c, q, bound, ml, &mates);
+        *nodes += df_nodes(c);
+        within = bound + 1;
+    }
+    if (mates) {
+        reply = MOVE_NONE;
+        df_begin_keep(c, attacker, limit, deadline);
+        mates = mate_kind(c, q, m, a, k, keys, &length);
+        *nodes += df_nodes(c);
+    }
+    return (TsRefutation){k + 1, m, reply, reply == MOVE_NONE ? 0 : within, mates, length};
+}
+
+/* A check to refute: the line's position before it and its result slot. */
+typedef struct {
+    int k;
+    Move m;
+    int run;  /* 1: searched (a Ctrl-C leaves the rest unstarted) */
+    TsRefutation r;
+} RefTask;
+
+/* The tasks t[0 .. n) in order on c alone.  Returns 1 when a Ctrl-C stopped them. */
+static int refute_serial(DfCtx *c, const Position *line, const TsAnswer *a, const TsOptions *o, const uint64_t *keys,
+                         uint64_t limit, RefTask *t, int n, MoveList *ml, TsRefutations *out) {
+    for (int i = 0; i < n; i++) {
+        if (df_interrupted()) return 1;
+        Position q = line[t[i].k];
+        Undo u;
+        pos_do_move(&q, t[i].m, &u);
+        t[i].r = refute_check(c, &q, t[i].m, t[i].k, a, o, keys, limit, ml, &out->nodes);
+        t[i].run = 1;
+        out->progress = i + 1;
+    }
+    return 0;
+}
+
+/* The same on c and o->helper at once, each taking the next task not taken: the
+ * checks are independent questions on one table, as the 余詰 tests are (see
+ * yozume_test.c), and their costs as uneven.  A task's searches run to the same
+ * per-search limits on either thread; what they find in the table depends on what
+ * the other thread put there first.  Returns as refute_serial, -1 without a second
+ * thread (nothing run). */
+static int refute_pair(DfCtx *c, const Position *line, const TsAnswer *a, const TsOptions *o, const uint64_t *keys,
+                       uint64_t limit, RefTask *t, int n, TsRefutations *out) {
+#ifdef _OPENMP
+    DfCtx *h = o->helper;
+    MoveList *ml2 = malloc(sizeof *ml2 * 2);
+    if (!h || n < 2 || !ml2) {
+        free(ml2);
+        return -1;
+    }
+    atomic_int next = 0, done = 0, stop = 0, cut = 0;
+    uint64_t nodes[2] = {0, 0};
+    double deadline = df_deadline(c), t0 = df_now();
+    int threads = 1;
+    df_share_begin(c, h, &stop);
+#pragma omp parallel num_threads(2)
+    {
+        int me = omp_get_thread_num();
+        DfCtx *x = me == 0 ? c : h;
+        if (me == 0) threads = omp_get_num_threads();
+        if (omp_get_num_threads() == 1) df_share_leave(h);  /* (no helper thread: the table must not wait for it) */
+        for (;;) {
+            if (df_interrupted()) { atomic_store(&cut, 1); break; }
+            int i = atomic_fetch_add(&next, 1);
+            if (i >= n) break;
+            Position q = line[t[i].k];
+            Undo u;
+            pos_do_move(&q, t[i].m, &u);
+            t[i].r = refute_check(x, &q, t[i].m, t[i].k, a, o, keys, limit, &ml2[me], &nodes[me]);
+            t[i].run = 1;
+            int d = atomic_fetch_add(&done, 1) + 1;
+            if (me == 0) out->progress = d;  /* (the progress hook runs on this thread) */
+        }
+        df_share_leave(x);
+    }
+    df_share_end(c, h, 0, deadline);
+    free(ml2);
+    out->nodes += nodes[0] + nodes[1];
+    out->progress = atomic_load(&done);
+    if (o->trace)
+        fprintf(stderr, "trace: %d of %d refutation checks on %s: %.2f M nodes, %.1f s\n", out->progress, n,
+                threads == 2 ? "two threads" : "one thread (the runtime gave one)", (double)(nodes[0] + nodes[1]) / 1e6,
+                df_now() - t0);
+    return atomic_load(&cut);
+#else
+    (void)c; (void)line; (void)a; (void)o; (void)keys; (void)limit; (void)t; (void)n; (void)out;
+    return -1;
+#endif
+}
+
 int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int own,
                    TsRefutations *out) {
     memset(out, 0, sizeof *out);
@@ -72,66 +183,60 @@ int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsO
     out->run = 1;
     double t0 = df_now();
     uint64_t limit = o->node_limit ? o->node_limit : 1000000;
-    int extra = o->yozume_extra >= 0 ? o->yozume_extra : 6;
     if (!own) df_begin(c, start->side, limit, 0);
     MoveList *checks = malloc(sizeof *checks), *ml = malloc(sizeof *ml);
     uint64_t *keys = malloc(sizeof *keys * (size_t)(a->npv + 1));
-    int rc = checks && ml && keys ? 0 : -1;
-    Position pos = *start;
-    for (int j = 0; !rc && j <= a->npv; j++) {  /* (the line's positions, for the detour test) */
-        keys[j] = pos_key(&pos);
+    Position *line = malloc(sizeof *line * (size_t)(a->npv + 1));
+    RefTask *t = NULL;
+    int rc = checks && ml && keys && line ? 0 : -1, nt = 0, cap = 0;
+    for (int j = 0; !rc && j <= a->npv; j++) {  /* (the line's positions, and their keys for the detour test) */
+        line[j] = j ? line[j - 1] : *start;
         Undo u;
-        if (j < a->npv) pos_do_move(&pos, a->pv[j], &u);
+        if (j) pos_do_move(&line[j], a->pv[j - 1], &u);
+        keys[j] = pos_key(&line[j]);
     }
-    pos = *start;
-    int save = df_set_no_rep(c, 0);
-    for (int k = 0; k < a->npv && !rc && !out->cut; k += 2) {
-        int n = a->npv - k;  /* plies from this node to the mate, its own move included */
-        gen_checks(&pos, checks);
+    /* the tasks: at each attacker ply every check but the line's, a listed 余詰 and a mate at once */
+    for (int k = 0; k < a->npv && !rc; k += 2) {
+        gen_checks(&line[k], checks);
         for (int i = 0; i < checks->count && !rc; i++) {
             Move m = checks->moves[i];
             if (m == a->pv[k] || ts_yozume_listed(a, k + 1, m)) continue;
-            if (df_interrupted()) { out->cut = 1; break; }
-            Position q = pos;
+            Position q = line[k];
             Undo u;
             pos_do_move(&q, m, &u);
-            if (gen_evasions(&q, ml) == 0) continue;  /* (mate at once) */
-            double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
-            int mates = 0, within = 0, bound = n - 1 + extra, length = 0;
-            df_begin_keep(c, start->side, limit, deadline);
-            df_set_no_rep(c, 0);
-            Move reply = reply_unbounded(c, &q, ml, &mates);
-            out->nodes += df_nodes(c);
-            if (reply == MOVE_NONE && !mates) {
-                if (bound > DF_MAX_DEPTH) bound = DF_MAX_DEPTH;
-                df_begin_keep(c, start->side, limit, deadline);
-                df_set_no_rep(c, 1);  /* (bounded: every disproof is a plain "no mate within") */
-                reply = reply_bounded(c, &q, bound, ml, &mates);
-                out->nodes += df_nodes(c);
-                within = bound + 1;
+            if (gen_evasions(&q, ml) == 0) continue;
+            if (nt == cap) {
+                cap = cap ? 2 * cap : 64;
+                RefTask *g = realloc(t, sizeof *t * (size_t)cap);
+                if (!g) { rc = -1; break; }
+                t = g;
             }
-            TsRefutation *grown = realloc(out->r, (size_t)(out->n + 1) * sizeof *grown);
-            if (!grown) { rc = -1; break; }
-            out->r = grown;
-            if (mates) {
-                reply = MOVE_NONE;
-                df_begin_keep(c, start->side, limit, deadline);
-                mates = mate_kind(c, &q, m, a, k, keys, &length);
-                out->nodes += df_nodes(c);
-            }
-            out->r[out->n++] = (TsRefutation){k + 1, m, reply, reply == MOVE_NONE ? 0 : within, mates, length};
-            out->mates += mates > 0;
-            out->undecided += reply == MOVE_NONE && !mates;
+            t[nt++] = (RefTask){k, m, 0, {0}};
         }
-        Undo u;
-        pos_do_move(&pos, a->pv[k], &u);
-        if (k + 1 < a->npv) pos_do_move(&pos, a->pv[k + 1], &u);
+    }
+    int save = df_set_no_rep(c, 0);
+    if (!rc) {
+        int cut = own ? refute_pair(c, line, a, o, keys, limit, t, nt, out) : -1;
+        if (cut < 0) cut = refute_serial(c, line, a, o, keys, limit, t, nt, ml, out);
+        out->cut = cut;
     }
     df_set_no_rep(c, save);
+    int nrun = 0;
+    for (int i = 0; !rc && i < nt; i++) nrun += t[i].run;
+    if (!rc && nrun && !(out->r = malloc(sizeof *out->r * (size_t)nrun))) rc = -1;
+    for (int i = 0; !rc && i < nt; i++) {
+        if (!t[i].run) continue;
+        TsRefutation *r = &out->r[out->n++];
+        *r = t[i].r;
+        out->mates += r->mates > 0;
+        out->undecided += r->reply == MOVE_NONE && !r->mates;
+    }
     out->ms = (df_now() - t0) * 1000;
     free(checks);
     free(ml);
     free(keys);
+    free(line);
+    free(t);
     if (rc) ts_refutations_free(out);
     return rc;
 }

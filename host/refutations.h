@@ -32,6 +32,7 @@ typedef struct {
     int mates;        /* entries that mate */
     int run;          /* listed: the answer is a mate with a main line */
     int cut;          /* a Ctrl-C stopped the listing */
+    int progress;     /* checks settled so far, for a progress display (on the listing's thread) */
     uint64_t nodes;
     double ms;
 } TsRefutations;
@@ -43,7 +44,9 @@ typedef struct {
  * within the 余詰 test's bound (n plies left + o->yozume_extra, 6 when unbounded)
  * under the futile rule; or it is found to mate (TsRefutation.mates).  Each check's two searches get o's node and time
  * limits (node limit 0: 1 M).  own: c is the context that solved a (its entries
- * help); else c's table is begun afresh.  Returns 0, -1 when out of memory. */
+ * help), and then o->helper (NULL: none), a second context on c's table, takes
+ * every other check on a thread of its own; else c's table is begun afresh and
+ * c alone lists them.  Returns 0, -1 when out of memory. */
 int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int own,
                    TsRefutations *out);
 void ts_refutations_free(TsRefutations *rs);

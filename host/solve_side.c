@@ -2,6 +2,7 @@
  * the 変化 (--variations), the 紛れ (--refutations), and the henka_chou note that
  * needs the level-1 variations even without --variations. */
 #include <stdio.h>
+#include <stdlib.h>
 #include "solve_jobs.h"
 
 /* A lone problem's side lines on a terminal, on a line below the problem's own: how
@@ -119,9 +120,14 @@ static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *
  * each check's searches (default --nodes, else 1 M). */
 static void solve_refutations(DfCtx *c, int own, Job *j, const TsOptions *to, const SolveOpts *o, int idx, int show) {
     SideProgress sp;
-    side_begin(c, &sp, show, "refutations", &j->refs.n);
+    side_begin(c, &sp, show, "refutations", &j->refs.progress);
     TsOptions ro = *to;
     if (o->refutation_nodes) ro.node_limit = o->refutation_nodes;
+    /* a lone problem's spare thread takes every other check, unless --nodes asked for
+     * counts that do not depend on the threads' timing (TSUMEGEN_REFUTATION_PAIR=0:
+     * one thread, to compare) */
+    const char *env = getenv("TSUMEGEN_REFUTATION_PAIR");
+    if (to->node_limit || (env && *env && atoi(env) == 0)) ro.helper = NULL;
     int rc = ts_refutations(c, &j->pos, &j->ans, &ro, own, &j->refs);
     side_end(c, &sp, show);
     if (rc) fprintf(stderr, "%stsumegen solve: out of memory for the refutations of input %d\n", show ? "\n" : "", idx + 1);

@@ -19,10 +19,14 @@ written from the rule text) and cshogi's own df-pn.
    KIF); without the option the answer has no such field; --out records it.
 5. A 余詰 that only the refutations see (past the bounded test) turns the verdict:
    listed and cooked, or not perfect where tied main lines were not examined again.
+6. A lone problem on two threads lists its refutations on both (--trace says so):
+   the same checks, kinds and verdict as on one thread, and the replies pass item 1's
+   checks (a reply may be another refuting defence: each thread's table differs).
 Last line: "solve-refutations: N passed, N failed".
 """
 import json
 import multiprocessing
+import re
 import os
 import subprocess
 import sys
@@ -33,7 +37,7 @@ import cshogi
 import tsume_ref
 from cshogi_lines import cshogi_finds_no_mate
 from tally import check, summary
-from test_solve import EXE, SAN, data_lines, solve
+from test_solve import EXE, SAN, data_lines, record_sfen, solve
 from test_solve_variations import board_after, kif_tree
 
 YOZUME_EXTRA = 6  # solve's default --yozume-depth
@@ -293,10 +297,49 @@ def late_yozume():
           json.dumps({k: allr.get(k) for k in ("yozume", "notes")})[:400])
 
 
+def entry_kind(e):
+    """An entry without its reply: (ply, check, what it says)."""
+    return (e["ply"], e["move"], e.get("mates"), e.get("no_mate"), e.get("no_mate_within"), e.get("undecided"))
+
+
+def pair():
+    """Item 6: two ShogiBoardQ problems (7 and 11 plies) and Zuko 81 (17 plies, 47
+    checks), each alone on one thread and on two."""
+    cases = [("sbq7-0", problems(7, 1)[0]), ("sbq11-1", problems(11, 2)[1]), ("zukou-081", record_sfen("zukou-081"))]
+    items = []
+    for name, sfen in cases:
+        got = {}
+        for threads in ("1", "2"):
+            p = subprocess.run([EXE, "solve", "--threads", threads, "--trace", "--refutations", sfen],
+                               capture_output=True, text=True)
+            r = json.loads(p.stdout) if p.returncode == 0 else {}
+            said = [re.match(r"trace: (\d+) of (\d+) refutation checks on two threads: ", l)
+                    for l in p.stderr.splitlines() if "refutation checks on" in l]
+            n = len(r.get("refutations", []))
+            check(p.returncode == 0 and len(said) == (threads == "2") and
+                  all(m and int(m.group(1)) == int(m.group(2)) == n >= 2 for m in said),
+                  "%s: refutations on %s thread(s), the trace %s, %d entries" % (name, threads, said, n))
+            got[threads] = r
+        one, two = got["1"], got["2"]
+        check([entry_kind(e) for e in one.get("refutations", [])] == [entry_kind(e) for e in two.get("refutations", [])]
+              and one.get("refutations_undecided") == two.get("refutations_undecided") == 0 and
+              all(one.get(k) == two.get(k) for k in ("result", "length", "pv", "perfect", "flaws", "yozume")),
+              "%s: refutations on two threads, not those of one: %s against %s" %
+              (name, json.dumps(two)[:300], json.dumps(one)[:300]))
+        if name != "zukou-081":  # (the reference's time)
+            items.append((name, sfen, two))
+    dec, und, fails = check_views(items)
+    for f in fails:
+        check(False, "refutations on two threads: " + f)
+    check(not fails and dec > 0 and und * 10 <= dec,
+          "refutations on two threads: %d decided by the reference, %d undecided" % (dec, und))
+
+
 def main():
     against_reference()
     limits()
     late_yozume()
+    pair()
     return summary("solve-refutations")
 
 
