@@ -52,7 +52,7 @@ static void write_variations(FILE *f, const TsVariations *vs, int parent) {
         fprintf(f, "%s{\"ply\":%d,\"result\":\"%s\",\"length\":%d,\"exact\":%s", any++ ? "," : "", v->ply,
                 RES[v->result], v->length, v->exact ? "true" : "false");
         write_moves(f, "moves", v->moves, v->nmoves);
-        if (v->exact) fprintf(f, ",\"leftover\":%d", v->leftover);
+        if (v->exact) fprintf(f, ",\"leftover\":%d%s", v->leftover, v->leftover_unproved ? ",\"leftover_unproved\":true" : "");
         if (v->betsu_run) {  /* 変化別詰: its other checks that mate in the same plies */
             char mv[8];
             fputs(",\"henka_betsu\":[", f);

@@ -49,11 +49,21 @@ static void side_interrupted(Job *j, const char *what) {
     if (a->nnotes < TS_MAX_NOTES) snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "interrupted: Ctrl-C stopped the %s", what);
 }
 
+/* The second context that lists a lone problem's side lines with the solving one,
+ * each thread taking the next search: to's helper when they are listed on its
+ * owner's table (own), unless --nodes asked for counts that do not depend on the
+ * threads' timing (TSUMEGEN_SIDE_PAIR=0: one thread, to compare). */
+static DfCtx *side_helper(const TsOptions *to, int own) {
+    const char *env = getenv("TSUMEGEN_SIDE_PAIR");
+    return own && !to->node_limit && !(env && *env && atoi(env) == 0) ? to->helper : NULL;
+}
+
 /* The variations' limits: --variation-nodes each (default --nodes, else 10 M);
  * own: they are listed on the table that solved the problem, whose entries stay. */
 static TsOptions variation_options(const TsOptions *to, const SolveOpts *o, int own) {
     TsOptions vo = *to;
     vo.keep_table = own;
+    vo.helper = side_helper(to, own);
     vo.node_limit = o->variation_nodes ? o->variation_nodes : vo.node_limit ? vo.node_limit : 10000000;
     return vo;
 }
@@ -123,11 +133,7 @@ static void solve_refutations(DfCtx *c, int own, Job *j, const TsOptions *to, co
     side_begin(c, &sp, show, "refutations", &j->refs.progress);
     TsOptions ro = *to;
     if (o->refutation_nodes) ro.node_limit = o->refutation_nodes;
-    /* a lone problem's spare thread takes every other check, unless --nodes asked for
-     * counts that do not depend on the threads' timing (TSUMEGEN_REFUTATION_PAIR=0:
-     * one thread, to compare) */
-    const char *env = getenv("TSUMEGEN_REFUTATION_PAIR");
-    if (to->node_limit || (env && *env && atoi(env) == 0)) ro.helper = NULL;
+    ro.helper = side_helper(to, own);
     int rc = ts_refutations(c, &j->pos, &j->ans, &ro, own, &j->refs);
     side_end(c, &sp, show);
     if (rc) fprintf(stderr, "%stsumegen solve: out of memory for the refutations of input %d\n", show ? "\n" : "", idx + 1);

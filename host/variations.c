@@ -2,23 +2,19 @@
  * variations' own lines (variations.h). */
 #include "variations.h"
 #include "sfen.h"
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-/* Appends one variation: the defence d at 1-based ply from position before (the
- * position d is played in), then ans's line. */
-static int add_variation(TsVariations *vs, Position **starts, const Position *before, int ply, int parent, int level,
-                         Move d, const TsAnswer *ans) {
+/* One variation into v: the defence d at 1-based ply, then ans's line.  -1 when
+ * out of memory. */
+static int fill_variation(TsVariation *v, int ply, int parent, int level, Move d, const TsAnswer *ans) {
     const Move *line = ans->npv ? ans->pv : ans->line;
     int nline = ans->result != TS_MATE ? 0 : ans->npv ? ans->npv : ans->nline;
-    TsVariation *grown = realloc(vs->v, (size_t)(vs->n + 1) * sizeof *grown);
-    if (grown) vs->v = grown;
-    Position *sgrown = grown ? realloc(*starts, (size_t)(vs->n + 1) * sizeof *sgrown) : NULL;
-    if (!sgrown) return -1;
-    *starts = sgrown;
-    (*starts)[vs->n] = *before;
-    TsVariation *v = &vs->v[vs->n];
     memset(v, 0, sizeof *v);
     if (!(v->moves = malloc((size_t)(nline + 1) * sizeof *v->moves))) return -1;
     v->moves[0] = d;
@@ -31,9 +27,22 @@ static int add_variation(TsVariations *vs, Position **starts, const Position *be
     v->result = ans->result == TS_MATE && nline ? TS_MATE : TS_UNKNOWN;
     v->exact = v->result == TS_MATE && ans->exact_length && ans->npv;
     v->length = v->result == TS_MATE ? 1 + ans->length : 0;
-    if (v->exact) v->leftover = ans->leftover;  /* (set with the main line ts_solve found) */
-    vs->n++;
-    vs->nodes += ans->nodes;
+    if (v->exact) {  /* (set with the main line ts_solve found) */
+        v->leftover = ans->leftover;
+        v->leftover_unproved = ans->leftover_unproved;
+    }
+    return 0;
+}
+
+/* Appends v (its arrays change hands) with the position before its defence. */
+static int append_variation(TsVariations *vs, Position **starts, const Position *before, const TsVariation *v) {
+    TsVariation *grown = realloc(vs->v, (size_t)(vs->n + 1) * sizeof *grown);
+    if (grown) vs->v = grown;
+    Position *sgrown = grown ? realloc(*starts, (size_t)(vs->n + 1) * sizeof *sgrown) : NULL;
+    if (!sgrown) return -1;
+    *starts = sgrown;
+    (*starts)[vs->n] = *before;
+    vs->v[vs->n++] = *v;
     return 0;
 }
 
@@ -83,16 +92,161 @@ static int variation_betsu(DfCtx *c, const Position *after, TsVariation *v, cons
     return 0;
 }
 
+/* The variation of defence d from before (at 1-based ply, under parent at level),
+ * solved on x into v: its exact answer (ans: x's scratch) and, with betsu, its
+ * 変化別詰; *nodes gets their cost.  -1 when out of memory (v holds nothing). */
+static int solve_variation(DfCtx *x, const Position *before, Move d, int ply, int parent, int level,
+                           const TsOptions *vo, int betsu, TsAnswer *ans, TsVariation *v, uint64_t *nodes) {
+    Position after = *before;
+    Undo u;
+    pos_do_move(&after, d, &u);
+    ts_solve(x, &after, vo, ans);
+    if (fill_variation(v, ply, parent, level, d, ans)) return -1;
+    *nodes += ans->nodes;
+    if (betsu) {
+        int rc = variation_betsu(x, &after, v, vo);
+        *nodes += df_nodes(x);
+        if (rc) {
+            free(v->moves);
+            free(v->betsu);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A defence to solve: the position before it and its result slot. */
+typedef struct {
+    Position before;
+    int ply;
+    Move d;
+    int run;  /* 1: solved into v */
+    TsVariation v;
+    uint64_t nodes;
+} VarTask;
+
+/* The tasks t[0 .. n) on c and o->helper at once, each thread taking the next one
+ * not taken: the variations of a line are problems of their own on one table (as
+ * the 余詰 tests are, yozume_test.c), and as uneven (Zuko 1's level 1: 126
+ * variations, a few of them most of its minutes).  Returns 1 when a Ctrl-C left
+ * some unsolved, -1 when out of memory, -2 without a helper or with fewer than two
+ * (none solved); *two: the runtime gave the second thread. */
+static int solve_pair(DfCtx *c, const TsOptions *o, const TsOptions *vo, int parent, int level, int betsu, VarTask *t,
+                      int n, int *two) {
+#ifdef _OPENMP
+    DfCtx *h = o->helper;
+    if (!h || n < 2) return -2;
+    atomic_int next = 0, stop = 0, cut = 0, oom = 0;
+    int threads = 1;
+    double deadline = df_deadline(c);
+    df_share_begin(c, h, &stop);
+#pragma omp parallel num_threads(2)
+    {
+        int me = omp_get_thread_num();
+        DfCtx *x = me == 0 ? c : h;
+        if (me == 0) threads = omp_get_num_threads();
+        if (omp_get_num_threads() == 1) df_share_leave(h);  /* (no helper thread: the table must not wait for it) */
+        TsAnswer *ans = malloc(sizeof *ans);
+        if (!ans) atomic_store(&oom, 1);
+        while (ans && !atomic_load(&oom)) {
+            if (df_interrupted()) { atomic_store(&cut, 1); break; }
+            int i = atomic_fetch_add(&next, 1);
+            if (i >= n) break;
+            if (solve_variation(x, &t[i].before, t[i].d, t[i].ply, parent, level, vo, betsu, ans, &t[i].v, &t[i].nodes))
+                atomic_store(&oom, 1);
+            else t[i].run = 1;
+        }
+        free(ans);
+        df_share_leave(x);
+    }
+    df_share_end(c, h, 0, deadline);
+    *two = threads == 2;
+    return atomic_load(&oom) ? -1 : atomic_load(&cut);
+#else
+    (void)c; (void)o; (void)vo; (void)parent; (void)level; (void)betsu; (void)t; (void)n; (void)two;
+    return -2;
+#endif
+}
+
+/* The defences to solve at the defender nodes of one line (see line_variations),
+ * their real defences decided on c first; at most room of them (*capped: more). */
+static int line_tasks(DfCtx *c, const Position *from, const Move *moves, int n, int first, int length, int parent,
+                      const TsOptions *o, MoveList *ml, TsVariations *out, int room, VarTask **tasks, int *capped) {
+    Position pos = *from;
+    int nt = 0, cap = 0;
+    *tasks = NULL;
+    *capped = 0;
+    for (int k = 0; k < n && !*capped; k++) {
+        if ((first + k) % 2 == 0 && (k > 0 || parent < 0)) {
+            double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
+            df_begin_keep(c, pos.side ^ 1, o->node_limit, deadline);
+            int nd = df_real_defences(c, &pos, length - k, ml);
+            out->nodes += df_nodes(c);
+            if (nd < 0 && !out->cut) out->cut = 1;
+            for (int i = 0; i < nd; i++) {
+                if (ml->moves[i] == moves[k]) continue;
+                if (nt == room) { *capped = 1; break; }
+                if (nt == cap) {
+                    cap = cap ? 2 * cap : 16;
+                    VarTask *g = realloc(*tasks, sizeof **tasks * (size_t)cap);
+                    if (!g) return -1;
+                    *tasks = g;
+                }
+                VarTask *tk = &(*tasks)[nt++];
+                memset(tk, 0, sizeof *tk);
+                tk->before = pos;
+                tk->ply = first + k;
+                tk->d = ml->moves[i];
+            }
+        }
+        Undo u;
+        pos_do_move(&pos, moves[k], &u);
+    }
+    return nt;
+}
+
 /* The variations of one line: moves[0..n) from from, moves[0] at 1-based ply
  * first, length plies to the mate from there.  The line is exact, so at each of
  * its defender nodes its defence is a longest one and length - k bounds that
  * node's mate length (what the futility test needs).  A variation's own defence,
- * its moves[0], is skipped: its siblings are its parent's variations. */
+ * its moves[0], is skipped: its siblings are its parent's variations.  With
+ * o->helper the line's defences are listed first, then solved on both threads. */
 static int line_variations(DfCtx *c, const Position *from, const Move *moves, int n, int first, int length, int parent,
                            int level, const TsOptions *o, const TsOptions *vo, int betsu, TsAnswer *ans, MoveList *ml,
                            TsVariations *out, Position **starts) {
-    Position pos = *from;
     int rc = 0;
+    if (o->helper) {
+        VarTask *t;
+        int capped, nt = line_tasks(c, from, moves, n, first, length, parent, o, ml, out, TS_MAX_VARIATIONS - out->n,
+                                    &t, &capped);
+        if (nt < 0) {
+            free(t);
+            return -1;
+        }
+        int two = 0, cut = solve_pair(c, o, vo, parent, level, betsu, t, nt, &two);
+        for (int i = 0; cut == -2 && i < nt && !rc; i++) {  /* (fewer than two, or no second thread) */
+            if (df_interrupted()) { cut = 1; break; }
+            rc = solve_variation(c, &t[i].before, t[i].d, t[i].ply, parent, level, vo, betsu, ans, &t[i].v,
+                                 &t[i].nodes);
+            t[i].run = !rc;
+        }
+        if (cut == -1) rc = -1;
+        for (int i = 0; i < nt; i++) {
+            if (!t[i].run) continue;
+            if (!rc) rc = append_variation(out, starts, &t[i].before, &t[i].v);
+            if (rc) {
+                free(t[i].v.moves);
+                free(t[i].v.betsu);
+                continue;
+            }
+            out->nodes += t[i].nodes;
+        }
+        if (capped || cut == 1) out->cut = 2;
+        for (int i = 0; two && i < nt; i++) out->paired += t[i].run;
+        free(t);
+        return rc;
+    }
+    Position pos = *from;
     for (int k = 0; k < n && !rc && out->cut < 2; k++) {
         if ((first + k) % 2 == 0 && (k > 0 || parent < 0)) {  /* a defender node: its other defences */
             double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
@@ -104,15 +258,11 @@ static int line_variations(DfCtx *c, const Position *from, const Move *moves, in
                 Move d = ml->moves[i];
                 if (d == moves[k]) continue;
                 if (out->n == TS_MAX_VARIATIONS || df_interrupted()) { out->cut = 2; break; }
-                Position after = pos;
-                Undo u;
-                pos_do_move(&after, d, &u);
-                ts_solve(c, &after, vo, ans);
-                rc = add_variation(out, starts, &pos, first + k, parent, level, d, ans);
-                if (!rc && betsu) {
-                    TsVariation *v = &out->v[out->n - 1];
-                    rc = variation_betsu(c, &after, v, vo);
-                    out->nodes += df_nodes(c);
+                TsVariation v;
+                rc = solve_variation(c, &pos, d, first + k, parent, level, vo, betsu, ans, &v, &out->nodes);
+                if (!rc && (rc = append_variation(out, starts, &pos, &v))) {
+                    free(v.moves);
+                    free(v.betsu);
                 }
             }
         }
@@ -142,6 +292,9 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
     vo.keep_table = 1;  /* (each search below begins with df_begin_keep) */
     if (!o->keep_table) df_begin(c, start->side, o->node_limit, 0);
     vo.helper = NULL;
+    TsOptions lo = *o;  /* (the listing's options: a helper on a table of its own is no help) */
+    if (!o->keep_table) lo.helper = NULL;
+    o = &lo;
     vo.found_line = 1;
     TsAnswer *ans = malloc(sizeof *ans);
     MoveList *ml = malloc(sizeof *ml);
@@ -158,6 +311,9 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
                              out, &starts);
     }
     out->ms = (df_now() - t0) * 1000;
+    if (o->trace && o->helper)
+        fprintf(stderr, "trace: %d of %d variations on two threads: %.2f M nodes, %.1f s\n", out->paired, out->n,
+                (double)out->nodes / 1e6, out->ms / 1000);
     free(starts);
     free(ans);
     free(ml);
@@ -184,7 +340,7 @@ void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a) {
     int n = a->npv;
     if (!a->leftover || n != a->length || !a->exact_length || a->nnotes >= TS_MAX_NOTES || vs->cut) return;
     for (int i = 0; i < vs->n; i++)  /* (an open one might be the longer clean line: no guess) */
-        if (vs->v[i].parent < 0 && !vs->v[i].exact) return;
+        if (vs->v[i].parent < 0 && (!vs->v[i].exact || vs->v[i].leftover_unproved)) return;
     int *clean = malloc((size_t)(n + 3) * sizeof *clean);   /* -1: none */
     const TsVariation **alt = calloc((size_t)(n + 3), sizeof *alt);  /* the longest clean variation at ply k */
     if (!clean || !alt) {

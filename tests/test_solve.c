@@ -540,7 +540,8 @@ TEST(dfpn_epsilon_same_answers) {
  * as the tie-break demands).  Backwards, the clean line through the main line's
  * moves is 2 plies from ply 6 (its variation), 4 from ply 4, 6 from ply 2; a
  * variation at ply 2 of 8 clean plies is longer, so the turn is ply 2, not the
- * latest clean alternative (ply 6); of 6 plies it ties, and the turn is ply 6. */
+ * latest clean alternative (ply 6); of 6 plies it ties, and the turn is ply 6.  A
+ * variation whose leftover is unproved keeps the note back. */
 TEST(solve_henka_chou_turn) {
     for (int len2 = 6; len2 <= 8; len2 += 2) {
         TsAnswer *a = calloc(1, sizeof *a);
@@ -565,6 +566,18 @@ TEST(solve_henka_chou_turn) {
         a->nnotes = 0;
         ts_henka_chou_notes(&vs, a);
         CHECK_EQ_U64(a->nnotes, 0);
+        /* a variation at ply 4 that leaves a piece, but whose ties were not all compared:
+         * it might end clean and be the longer line, so no note; proved, the same note */
+        a->leftover = 1;
+        TsVariation w[3] = {v[0], v[1],
+                            {.ply = 4, .parent = -1, .level = 1, .result = TS_MATE, .exact = 1, .length = 6,
+                             .nmoves = 2, .moves = m6, .leftover = 1, .leftover_unproved = 1}};
+        TsVariations ws = {.v = w, .n = 3};
+        ts_henka_chou_notes(&ws, a);
+        CHECK_EQ_U64(a->nnotes, 0);
+        w[2].leftover_unproved = 0;
+        ts_henka_chou_notes(&ws, a);
+        CHECK(a->nnotes == 1 && strncmp(a->notes[0], want, strlen(want)) == 0);
         free(a);
     }
 }

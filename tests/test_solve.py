@@ -494,7 +494,7 @@ def yozume_pair():
                                capture_output=True, text=True)
             r = json.loads(p.stdout) if p.returncode == 0 else {}
             pair = [re.match(r"trace: (\d+) of (\d+) 余詰 tests on two threads: ", l) for l in p.stderr.splitlines()
-                    if "on two threads" in l and "(to the first 余詰)" not in l]
+                    if "余詰 tests on two threads" in l and "(to the first 余詰)" not in l]
             got[threads] = (r.get("result"), r.get("length"), r.get("pv"), r.get("perfect"), r.get("flaws"),
                             sorted((y["ply"], y["move"]) for y in r.get("yozume", [])), r.get("notes"))
             want_pair = threads == "2"

@@ -21,6 +21,9 @@ rule text) and python-shogi's KIF move reader.
 6. --variation-depth: on ShogiBoardQ 7- and 11-ply problems, every line whose own
    variations are listed is checked as in 1 against the reference, and the KIF's
    tree, rebuilt as a reader of nested 変化 does, holds exactly the answer's lines.
+7. A lone problem on two threads solves its variations on both (--trace says so):
+   the same variations, lengths, leftovers and 変化別詰 as on one thread, and the
+   two-thread answers pass item 1's checks.
 Last line: "solve-variations: N passed, N failed".
 """
 import json
@@ -37,7 +40,6 @@ import shogi.KIF
 import tsume_ref
 from data_rows import record_sfen
 from tally import check, summary
-from data_rows import record_sfen
 from test_solve import EXE, SAN, ctrl_c, data_lines, kif_read_back, solve
 
 NODE_LIMIT = 2_000_000  # the reference's budget per answer
@@ -509,6 +511,48 @@ def interrupt():
     check(ok, "variations: Ctrl-C among them: rc %s, %s" % (p.returncode, json.dumps(r)[:500]))
 
 
+def variation_kind(v):
+    """A variation without its line past the defence (a tie may take another)."""
+    return (v["ply"], v["moves"][0], v["result"], v["length"], v["exact"], v.get("leftover"),
+            sorted((b["ply"], b["move"], b["length"]) for b in v.get("henka_betsu", [])),
+            [variation_kind(w) for w in v.get("variations", [])])
+
+
+def pair():
+    """Item 7: five ShogiBoardQ problems of 7 and 11 plies at --variation-depth 2 (8 to
+    17 variations each) and Zuko 20 (34), each alone on one thread and on two."""
+    sbq = []
+    for ply, picked in ((7, (6, 8)), (11, (0, 2, 8))):  # (those of the first ten with most variations)
+        lines = data_lines("data/third_party/shogiboardq/tsume_%dply_1000_20261001.txt" % ply)
+        sbq += [("sbq%d-%d" % (ply, i), lines[i].split(" moves ")[0]) for i in picked]
+    items = []
+    for name, sfen in sbq + [("zukou-020", record_sfen("zukou-020"))]:
+        got = {}
+        for threads in ("1", "2"):
+            depth = ["--variation-depth", "2"] if name.startswith("sbq") else []
+            p = subprocess.run([EXE, "solve", "--threads", threads, "--trace", "--variations", *depth, sfen],
+                               capture_output=True, text=True)
+            r = json.loads(p.stdout) if p.returncode == 0 else {}
+            said = [re.match(r"trace: (\d+) of (\d+) variations on two threads: ", l)
+                    for l in p.stderr.splitlines() if "variations on" in l]
+            nv = len(variation_lines(sfen, r)[1]) if r.get("result") == "mate" else -1
+            check(p.returncode == 0 and len(said) == (threads == "2") and
+                  all(m and int(m.group(2)) == nv and int(m.group(1)) >= 2 for m in said),
+                  "%s: variations on %s thread(s), the trace %s, %d listed" % (name, threads, said, nv))
+            got[threads] = r
+        one, two = got["1"], got["2"]
+        check([variation_kind(v) for v in one.get("variations", [])] ==
+              [variation_kind(v) for v in two.get("variations", [])] and "variations_cut" not in two and
+              all(one.get(k) == two.get(k) for k in ("result", "length", "pv", "perfect", "notes")),
+              "%s: variations on two threads, not those of one: %s against %s" %
+              (name, json.dumps(two)[:300], json.dumps(one)[:300]))
+        if name.startswith("sbq"):
+            items.append((name, sfen, two))
+    decided, undecided = check_views(items)
+    check(undecided == 0 and decided == len(items),
+          "variations on two threads: the reference decided %d of %d" % (decided, len(items)))
+
+
 def main():
     against_reference()
     nested(7, 25, 3, 12)
@@ -518,6 +562,7 @@ def main():
     henka_chou()
     limits()
     interrupt()
+    pair()
     return summary("solve-variations")
 
 
