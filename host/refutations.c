@@ -125,8 +125,8 @@ static int refute_serial(DfCtx *c, const Position *line, const TsAnswer *a, cons
  * checks are independent questions on one table, as the 余詰 tests are (see
  * yozume_test.c), and their costs as uneven.  A task's searches run to the same
  * per-search limits on either thread; what they find in the table depends on what
- * the other thread put there first.  Returns as refute_serial, -1 without a second
- * thread (nothing run). */
+ * the other thread put there first.  Returns as refute_serial, -1 without a helper
+ * or with fewer than two checks (nothing run). */
 static int refute_pair(DfCtx *c, const Position *line, const TsAnswer *a, const TsOptions *o, const uint64_t *keys,
                        uint64_t limit, RefTask *t, int n, TsRefutations *out) {
 #ifdef _OPENMP
