@@ -148,9 +148,9 @@ static int refute_pair(DfCtx *c, const Position *line, const TsAnswer *a, const 
         if (me == 0) threads = omp_get_num_threads();
         if (omp_get_num_threads() == 1) df_share_leave(h);  /* (no helper thread: the table must not wait for it) */
         for (;;) {
-            if (df_interrupted()) { atomic_store(&cut, 1); break; }
             int i = atomic_fetch_add(&next, 1);
             if (i >= n) break;
+            if (df_interrupted()) { atomic_store(&cut, 1); break; }  /* (a check left unstarted) */
             Position q = line[t[i].k];
             Undo u;
             pos_do_move(&q, t[i].m, &u);

@@ -149,9 +149,9 @@ static int solve_pair(DfCtx *c, const TsOptions *o, const TsOptions *vo, int par
         TsAnswer *ans = malloc(sizeof *ans);
         if (!ans) atomic_store(&oom, 1);
         while (ans && !atomic_load(&oom)) {
-            if (df_interrupted()) { atomic_store(&cut, 1); break; }
             int i = atomic_fetch_add(&next, 1);
             if (i >= n) break;
+            if (df_interrupted()) { atomic_store(&cut, 1); break; }
             if (solve_variation(x, &t[i].before, t[i].d, t[i].ply, parent, level, vo, betsu, ans, &t[i].v, &t[i].nodes))
                 atomic_store(&oom, 1);
             else t[i].run = 1;
