@@ -71,6 +71,12 @@ void df_share_end(DfCtx *owner, DfCtx *helper, uint64_t node_limit, double deadl
 /* A thread of a shared search is done with the table (before it waits for the
  * other): a table that grows meanwhile need not wait for it. */
 void df_share_leave(DfCtx *c);
+/* work(arg, x, me) on owner (me 0) and helper (me 1) at once, two threads sharing
+ * owner's table (df_share_begin to df_share_end; owner's limits after: no node
+ * limit, its deadline before).  Returns the threads the runtime gave: 2, or 1, and
+ * then owner alone ran work, which must take every item itself (a queue both
+ * threads draw from does). */
+int df_share_run(DfCtx *owner, DfCtx *helper, void (*work)(void *arg, DfCtx *x, int me), void *arg);
 /* The table grows (doubling, up to max_mb) whenever its stores have evicted an
  * eighth of its capacity since it last changed; 0 (the default): fixed.  For a lone
  * problem, whose search length nobody knows ahead; a sharing helper follows. */

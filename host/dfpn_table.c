@@ -6,6 +6,9 @@
 #include <string.h>
 #include "dfpn_impl.h"
 #include "util.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 double df_now(void) { return util_now(); }
 
@@ -136,6 +139,29 @@ void df_share_end(DfCtx *owner, DfCtx *helper, uint64_t node_limit, double deadl
 
 void df_share_leave(DfCtx *c) {
     if (c->sync) atomic_store(&c->sync->active[c->role], 0);
+}
+
+int df_share_run(DfCtx *owner, DfCtx *helper, void (*work)(void *arg, DfCtx *x, int me), void *arg) {
+    atomic_int stop = 0;
+    int threads = 1;
+    double deadline = owner->deadline;
+    df_share_begin(owner, helper, &stop);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(2)
+    {
+        int me = omp_get_thread_num();
+        if (me == 0) threads = omp_get_num_threads();
+        if (omp_get_num_threads() == 1) df_share_leave(helper);  /* (no helper thread: the table must not wait for it) */
+        work(arg, me ? helper : owner, me);
+        df_share_leave(me ? helper : owner);
+    }
+#else
+    df_share_leave(helper);
+    work(arg, owner, 0);
+    df_share_leave(owner);
+#endif
+    df_share_end(owner, helper, 0, deadline);
+    return threads;
 }
 
 /* ---- a table that grows ---- */

@@ -5,9 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* A bounded query's answer that holds for every length: a disproof that hit no
  * depth bound (a repetition cut alone is still exact for the node asked: a mate
@@ -121,6 +118,38 @@ static int refute_serial(DfCtx *c, const Position *line, const TsAnswer *a, cons
     return 0;
 }
 
+typedef struct {
+    const Position *line;
+    const TsAnswer *a;
+    const TsOptions *o;
+    const uint64_t *keys;
+    uint64_t limit;
+    RefTask *t;
+    int n;
+    TsRefutations *out;
+    MoveList ml[2];
+    uint64_t nodes[2];
+    atomic_int next, done, cut;
+} RefShare;
+
+/* One thread of refute_pair: the next check not taken, until none is left. */
+static void refute_worker(void *arg, DfCtx *x, int me) {
+    RefShare *s = arg;
+    for (;;) {
+        int i = atomic_fetch_add(&s->next, 1);
+        if (i >= s->n) break;
+        if (df_interrupted()) { atomic_store(&s->cut, 1); break; }  /* (a check left unstarted) */
+        RefTask *t = &s->t[i];
+        Position q = s->line[t->k];
+        Undo u;
+        pos_do_move(&q, t->m, &u);
+        t->r = refute_check(x, &q, t->m, t->k, s->a, s->o, s->keys, s->limit, &s->ml[me], &s->nodes[me]);
+        t->run = 1;
+        int d = atomic_fetch_add(&s->done, 1) + 1;
+        if (me == 0) s->out->progress = d;  /* (the progress hook runs on this thread) */
+    }
+}
+
 /* The same on c and o->helper at once, each taking the next task not taken: the
  * checks are independent questions on one table, as the 余詰 tests are (see
  * yozume_test.c), and their costs as uneven.  A task's searches run to the same
@@ -129,51 +158,23 @@ static int refute_serial(DfCtx *c, const Position *line, const TsAnswer *a, cons
  * or with fewer than two checks (nothing run). */
 static int refute_pair(DfCtx *c, const Position *line, const TsAnswer *a, const TsOptions *o, const uint64_t *keys,
                        uint64_t limit, RefTask *t, int n, TsRefutations *out) {
-#ifdef _OPENMP
-    DfCtx *h = o->helper;
-    MoveList *ml2 = malloc(sizeof *ml2 * 2);
-    if (!h || n < 2 || !ml2) {
-        free(ml2);
-        return -1;
-    }
-    atomic_int next = 0, done = 0, stop = 0, cut = 0;
-    uint64_t nodes[2] = {0, 0};
-    double deadline = df_deadline(c), t0 = df_now();
-    int threads = 1;
-    df_share_begin(c, h, &stop);
-#pragma omp parallel num_threads(2)
-    {
-        int me = omp_get_thread_num();
-        DfCtx *x = me == 0 ? c : h;
-        if (me == 0) threads = omp_get_num_threads();
-        if (omp_get_num_threads() == 1) df_share_leave(h);  /* (no helper thread: the table must not wait for it) */
-        for (;;) {
-            int i = atomic_fetch_add(&next, 1);
-            if (i >= n) break;
-            if (df_interrupted()) { atomic_store(&cut, 1); break; }  /* (a check left unstarted) */
-            Position q = line[t[i].k];
-            Undo u;
-            pos_do_move(&q, t[i].m, &u);
-            t[i].r = refute_check(x, &q, t[i].m, t[i].k, a, o, keys, limit, &ml2[me], &nodes[me]);
-            t[i].run = 1;
-            int d = atomic_fetch_add(&done, 1) + 1;
-            if (me == 0) out->progress = d;  /* (the progress hook runs on this thread) */
-        }
-        df_share_leave(x);
-    }
-    df_share_end(c, h, 0, deadline);
-    free(ml2);
-    out->nodes += nodes[0] + nodes[1];
-    out->progress = atomic_load(&done);
+    RefShare *s = o->helper && n >= 2 ? malloc(sizeof *s) : NULL;
+    if (!s) return -1;
+    *s = (RefShare){.line = line, .a = a, .o = o, .keys = keys, .limit = limit, .t = t, .n = n, .out = out};
+    atomic_init(&s->next, 0);
+    atomic_init(&s->done, 0);
+    atomic_init(&s->cut, 0);
+    double t0 = df_now();
+    int threads = df_share_run(c, o->helper, refute_worker, s);
+    out->nodes += s->nodes[0] + s->nodes[1];
+    out->progress = atomic_load(&s->done);
     if (o->trace)
         fprintf(stderr, "trace: %d of %d refutation checks on %s: %.2f M nodes, %.1f s\n", out->progress, n,
-                threads == 2 ? "two threads" : "one thread (the runtime gave one)", (double)(nodes[0] + nodes[1]) / 1e6,
-                df_now() - t0);
-    return atomic_load(&cut);
-#else
-    (void)c; (void)line; (void)a; (void)o; (void)keys; (void)limit; (void)t; (void)n; (void)out;
-    return -1;
-#endif
+                threads == 2 ? "two threads" : "one thread (the runtime gave one)",
+                (double)(s->nodes[0] + s->nodes[1]) / 1e6, df_now() - t0);
+    int cut = atomic_load(&s->cut);
+    free(s);
+    return cut;
 }
 
 int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int own,

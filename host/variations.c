@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* One variation into v: the defence d at 1-based ply, then ans's line.  -1 when
  * out of memory. */
@@ -125,6 +122,31 @@ typedef struct {
     uint64_t nodes;
 } VarTask;
 
+typedef struct {
+    const TsOptions *vo;
+    int parent, level, betsu, n;
+    VarTask *t;
+    atomic_int next, cut, oom;
+} VarShare;
+
+/* One thread of solve_pair: the next defence not taken, until none is left. */
+static void variation_worker(void *arg, DfCtx *x, int me) {
+    VarShare *s = arg;
+    TsAnswer *ans = malloc(sizeof *ans);
+    (void)me;
+    if (!ans) atomic_store(&s->oom, 1);
+    while (ans && !atomic_load(&s->oom)) {
+        int i = atomic_fetch_add(&s->next, 1);
+        if (i >= s->n) break;
+        if (df_interrupted()) { atomic_store(&s->cut, 1); break; }  /* (a defence left unsolved) */
+        VarTask *t = &s->t[i];
+        if (solve_variation(x, &t->before, t->d, t->ply, s->parent, s->level, s->vo, s->betsu, ans, &t->v, &t->nodes))
+            atomic_store(&s->oom, 1);
+        else t->run = 1;
+    }
+    free(ans);
+}
+
 /* The tasks t[0 .. n) on c and o->helper at once, each thread taking the next one
  * not taken: the variations of a line are problems of their own on one table (as
  * the 余詰 tests are, yozume_test.c), and as uneven (Zuko 1's level 1: 126
@@ -133,39 +155,16 @@ typedef struct {
  * (none solved); *two: the runtime gave the second thread. */
 static int solve_pair(DfCtx *c, const TsOptions *o, const TsOptions *vo, int parent, int level, int betsu, VarTask *t,
                       int n, int *two) {
-#ifdef _OPENMP
-    DfCtx *h = o->helper;
-    if (!h || n < 2) return -2;
-    atomic_int next = 0, stop = 0, cut = 0, oom = 0;
-    int threads = 1;
-    double deadline = df_deadline(c);
-    df_share_begin(c, h, &stop);
-#pragma omp parallel num_threads(2)
-    {
-        int me = omp_get_thread_num();
-        DfCtx *x = me == 0 ? c : h;
-        if (me == 0) threads = omp_get_num_threads();
-        if (omp_get_num_threads() == 1) df_share_leave(h);  /* (no helper thread: the table must not wait for it) */
-        TsAnswer *ans = malloc(sizeof *ans);
-        if (!ans) atomic_store(&oom, 1);
-        while (ans && !atomic_load(&oom)) {
-            int i = atomic_fetch_add(&next, 1);
-            if (i >= n) break;
-            if (df_interrupted()) { atomic_store(&cut, 1); break; }
-            if (solve_variation(x, &t[i].before, t[i].d, t[i].ply, parent, level, vo, betsu, ans, &t[i].v, &t[i].nodes))
-                atomic_store(&oom, 1);
-            else t[i].run = 1;
-        }
-        free(ans);
-        df_share_leave(x);
-    }
-    df_share_end(c, h, 0, deadline);
-    *two = threads == 2;
-    return atomic_load(&oom) ? -1 : atomic_load(&cut);
-#else
-    (void)c; (void)o; (void)vo; (void)parent; (void)level; (void)betsu; (void)t; (void)n; (void)two;
-    return -2;
-#endif
+    VarShare *s = o->helper && n >= 2 ? malloc(sizeof *s) : NULL;
+    if (!s) return o->helper && n >= 2 ? -1 : -2;
+    *s = (VarShare){.vo = vo, .parent = parent, .level = level, .betsu = betsu, .n = n, .t = t};
+    atomic_init(&s->next, 0);
+    atomic_init(&s->cut, 0);
+    atomic_init(&s->oom, 0);
+    *two = df_share_run(c, o->helper, variation_worker, s) == 2;
+    int rc = atomic_load(&s->oom) ? -1 : atomic_load(&s->cut);
+    free(s);
+    return rc;
 }
 
 /* The defences to solve at the defender nodes of one line (see line_variations),

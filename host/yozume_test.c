@@ -4,9 +4,6 @@
 #include <stdlib.h>
 #include "sfen.h"
 #include "yozume_test.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 YzTest yz_test(DfCtx *c, const TsOptions *o, Position *pos, int k, int L, Move m, const uint64_t *keys) {
     int n = L - k;
@@ -43,6 +40,36 @@ YzTest yz_test(DfCtx *c, const TsOptions *o, Position *pos, int k, int L, Move m
     return t;
 }
 
+typedef struct {
+    const TsOptions *o;
+    const Position *line;
+    int L;
+    const Move *pv;
+    const uint64_t *keys;
+    YzTest *t;
+    int n, stop_first;
+    atomic_int next, first_cook;  /* the next test not taken; the first 余詰 found (n: none) */
+} YzShare;
+
+/* One thread of yz_tests_pair: the next test not taken, until none is left (or,
+ * with stop_first, none before the first 余詰 found). */
+static void yz_worker(void *arg, DfCtx *x, int me) {
+    YzShare *s = arg;
+    (void)me;
+    for (;;) {
+        int i = atomic_fetch_add(&s->next, 1);
+        if (i >= s->n || df_aborted(x) || (s->stop_first && i > atomic_load(&s->first_cook))) break;
+        YzTest *t = &s->t[i];
+        Position p = s->line[t->k];
+        *t = yz_test(x, s->o, &p, t->k, s->L, t->m, s->keys);
+        /* a 余詰 proper (not the line's move's promotion twin): later tests are not needed */
+        if (s->stop_first && t->r.result == DF_PROVEN && !ts_same_but_promo(t->m, s->pv[t->k])) {
+            int f = atomic_load(&s->first_cook);
+            while (i < f && !atomic_compare_exchange_weak(&s->first_cook, &f, i)) {}
+        }
+    }
+}
+
 /* Two threads take the tests in list order, each the next one not taken: the
  * tests of one line are independent questions on one table, and their costs are
  * uneven (Zuko 7: 4.3 M nodes for S*6b at ply 1, under 0.1 M for most of its 79),
@@ -73,28 +100,10 @@ int yz_tests_pair(DfCtx *c, const TsOptions *o, const Position *line, int L, con
         free(t);
         return -1;
     }
-    atomic_int next = 0, first_cook = n, stop = 0;
-    df_share_begin(c, h, &stop);
-#pragma omp parallel num_threads(2)
-    {
-        int me = omp_get_thread_num();
-        DfCtx *x = me == 0 ? c : h;
-        if (me == 0) *threads = omp_get_num_threads();
-        if (omp_get_num_threads() == 1) df_share_leave(h);  /* (no helper thread: the table must not wait for it) */
-        for (;;) {
-            int i = atomic_fetch_add(&next, 1);
-            if (i >= n || df_aborted(x) || (stop_first && i > atomic_load(&first_cook))) break;
-            Position p = line[t[i].k];
-            t[i] = yz_test(x, o, &p, t[i].k, L, t[i].m, keys);
-            /* a 余詰 proper (not the line's move's promotion twin): later tests are not needed */
-            if (stop_first && t[i].r.result == DF_PROVEN && !ts_same_but_promo(t[i].m, pv[t[i].k])) {
-                int f = atomic_load(&first_cook);
-                while (i < f && !atomic_compare_exchange_weak(&first_cook, &f, i)) {}
-            }
-        }
-        df_share_leave(x);
-    }
-    df_share_end(c, h, 0, df_deadline(c));
+    YzShare sh = {.o = o, .line = line, .L = L, .pv = pv, .keys = keys, .t = t, .n = n, .stop_first = stop_first};
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.first_cook, n);
+    *threads = df_share_run(c, h, yz_worker, &sh);
     df_set_phase(c, NULL);
     *out = t;
     return n;
