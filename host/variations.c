@@ -115,7 +115,7 @@ static int solve_variation(DfCtx *x, const Position *before, Move d, int ply, in
 /* A defence to solve: the position before it and its result slot. */
 typedef struct {
     Position before;
-    int ply;
+    int ply, parent, level;
     Move d;
     int run;  /* 1: solved into v */
     TsVariation v;
@@ -124,7 +124,7 @@ typedef struct {
 
 typedef struct {
     const TsOptions *vo;
-    int parent, level, betsu, n;
+    int betsu, n;
     VarTask *t;
     atomic_int next, cut, oom;
 } VarShare;
@@ -140,7 +140,7 @@ static void variation_worker(void *arg, DfCtx *x, int me) {
         if (i >= s->n) break;
         if (df_interrupted()) { atomic_store(&s->cut, 1); break; }  /* (a defence left unsolved) */
         VarTask *t = &s->t[i];
-        if (solve_variation(x, &t->before, t->d, t->ply, s->parent, s->level, s->vo, s->betsu, ans, &t->v, &t->nodes))
+        if (solve_variation(x, &t->before, t->d, t->ply, t->parent, t->level, s->vo, s->betsu, ans, &t->v, &t->nodes))
             atomic_store(&s->oom, 1);
         else t->run = 1;
     }
@@ -148,16 +148,15 @@ static void variation_worker(void *arg, DfCtx *x, int me) {
 }
 
 /* The tasks t[0 .. n) on c and o->helper at once, each thread taking the next one
- * not taken: the variations of a line are problems of their own on one table (as
+ * not taken: the variations of a level are problems of their own on one table (as
  * the 余詰 tests are, yozume_test.c), and as uneven (Zuko 1's level 1: 126
  * variations, a few of them most of its minutes).  Returns 1 when a Ctrl-C left
  * some unsolved, -1 when out of memory, -2 without a helper or with fewer than two
  * (none solved); *two: the runtime gave the second thread. */
-static int solve_pair(DfCtx *c, const TsOptions *o, const TsOptions *vo, int parent, int level, int betsu, VarTask *t,
-                      int n, int *two) {
+static int solve_pair(DfCtx *c, const TsOptions *o, const TsOptions *vo, int betsu, VarTask *t, int n, int *two) {
     VarShare *s = o->helper && n >= 2 ? malloc(sizeof *s) : NULL;
     if (!s) return o->helper && n >= 2 ? -1 : -2;
-    *s = (VarShare){.vo = vo, .parent = parent, .level = level, .betsu = betsu, .n = n, .t = t};
+    *s = (VarShare){.vo = vo, .betsu = betsu, .n = n, .t = t};
     atomic_init(&s->next, 0);
     atomic_init(&s->cut, 0);
     atomic_init(&s->oom, 0);
@@ -167,14 +166,13 @@ static int solve_pair(DfCtx *c, const TsOptions *o, const TsOptions *vo, int par
     return rc;
 }
 
-/* The defences to solve at the defender nodes of one line (see line_variations),
- * their real defences decided on c first; at most room of them (*capped: more). */
+/* Appends to *tasks (*nt of them, room for *cap) the defences to solve at the
+ * defender nodes of one line (see line_variations), their real defences decided on
+ * c first; at most room in all (*capped: more).  -1 when out of memory. */
 static int line_tasks(DfCtx *c, const Position *from, const Move *moves, int n, int first, int length, int parent,
-                      const TsOptions *o, MoveList *ml, TsVariations *out, int room, VarTask **tasks, int *capped) {
+                      int level, const TsOptions *o, MoveList *ml, TsVariations *out, int room, VarTask **tasks, int *nt,
+                      int *cap, int *capped) {
     Position pos = *from;
-    int nt = 0, cap = 0;
-    *tasks = NULL;
-    *capped = 0;
     for (int k = 0; k < n && !*capped; k++) {
         if ((first + k) % 2 == 0 && (k > 0 || parent < 0)) {
             double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
@@ -184,24 +182,54 @@ static int line_tasks(DfCtx *c, const Position *from, const Move *moves, int n, 
             if (nd < 0 && !out->cut) out->cut = 1;
             for (int i = 0; i < nd; i++) {
                 if (ml->moves[i] == moves[k]) continue;
-                if (nt == room) { *capped = 1; break; }
-                if (nt == cap) {
-                    cap = cap ? 2 * cap : 16;
-                    VarTask *g = realloc(*tasks, sizeof **tasks * (size_t)cap);
+                if (*nt == room) { *capped = 1; break; }
+                if (*nt == *cap) {
+                    *cap = *cap ? 2 * *cap : 16;
+                    VarTask *g = realloc(*tasks, sizeof **tasks * (size_t)*cap);
                     if (!g) return -1;
                     *tasks = g;
                 }
-                VarTask *tk = &(*tasks)[nt++];
+                VarTask *tk = &(*tasks)[(*nt)++];
                 memset(tk, 0, sizeof *tk);
                 tk->before = pos;
                 tk->ply = first + k;
+                tk->parent = parent;
+                tk->level = level;
                 tk->d = ml->moves[i];
             }
         }
         Undo u;
         pos_do_move(&pos, moves[k], &u);
     }
-    return nt;
+    return 0;
+}
+
+/* The tasks t[0 .. nt) solved (on two threads when o->helper gives them, else on c
+ * in order) and appended in their order; t is freed.  capped: more were left out. */
+static int solve_tasks(DfCtx *c, const TsOptions *o, const TsOptions *vo, int betsu, TsAnswer *ans, VarTask *t, int nt,
+                       int capped, TsVariations *out, Position **starts) {
+    int rc = 0, two = 0, cut = solve_pair(c, o, vo, betsu, t, nt, &two);
+    for (int i = 0; cut == -2 && i < nt && !rc; i++) {  /* (fewer than two, or no helper) */
+        if (df_interrupted()) { cut = 1; break; }
+        rc = solve_variation(c, &t[i].before, t[i].d, t[i].ply, t[i].parent, t[i].level, vo, betsu, ans, &t[i].v,
+                             &t[i].nodes);
+        t[i].run = !rc;
+    }
+    if (cut == -1) rc = -1;
+    for (int i = 0; i < nt; i++) {
+        if (!t[i].run) continue;
+        if (!rc) rc = append_variation(out, starts, &t[i].before, &t[i].v);
+        if (rc) {
+            free(t[i].v.moves);
+            free(t[i].v.betsu);
+            continue;
+        }
+        out->nodes += t[i].nodes;
+    }
+    if (capped || cut == 1) out->cut = 2;
+    for (int i = 0; two && i < nt; i++) out->paired += t[i].run;
+    free(t);
+    return rc;
 }
 
 /* The variations of one line: moves[0..n) from from, moves[0] at 1-based ply
@@ -209,41 +237,21 @@ static int line_tasks(DfCtx *c, const Position *from, const Move *moves, int n, 
  * its defender nodes its defence is a longest one and length - k bounds that
  * node's mate length (what the futility test needs).  A variation's own defence,
  * its moves[0], is skipped: its siblings are its parent's variations.  With
- * o->helper the line's defences are listed first, then solved on both threads. */
+ * o->helper the line's defences are listed first, then solved on both threads
+ * (solve_tasks). */
 static int line_variations(DfCtx *c, const Position *from, const Move *moves, int n, int first, int length, int parent,
                            int level, const TsOptions *o, const TsOptions *vo, int betsu, TsAnswer *ans, MoveList *ml,
                            TsVariations *out, Position **starts) {
     int rc = 0;
     if (o->helper) {
-        VarTask *t;
-        int capped, nt = line_tasks(c, from, moves, n, first, length, parent, o, ml, out, TS_MAX_VARIATIONS - out->n,
-                                    &t, &capped);
-        if (nt < 0) {
+        VarTask *t = NULL;
+        int nt = 0, cap = 0, capped = 0;
+        if (line_tasks(c, from, moves, n, first, length, parent, level, o, ml, out, TS_MAX_VARIATIONS - out->n, &t, &nt,
+                       &cap, &capped)) {
             free(t);
             return -1;
         }
-        int two = 0, cut = solve_pair(c, o, vo, parent, level, betsu, t, nt, &two);
-        for (int i = 0; cut == -2 && i < nt && !rc; i++) {  /* (fewer than two, or no second thread) */
-            if (df_interrupted()) { cut = 1; break; }
-            rc = solve_variation(c, &t[i].before, t[i].d, t[i].ply, parent, level, vo, betsu, ans, &t[i].v,
-                                 &t[i].nodes);
-            t[i].run = !rc;
-        }
-        if (cut == -1) rc = -1;
-        for (int i = 0; i < nt; i++) {
-            if (!t[i].run) continue;
-            if (!rc) rc = append_variation(out, starts, &t[i].before, &t[i].v);
-            if (rc) {
-                free(t[i].v.moves);
-                free(t[i].v.betsu);
-                continue;
-            }
-            out->nodes += t[i].nodes;
-        }
-        if (capped || cut == 1) out->cut = 2;
-        for (int i = 0; two && i < nt; i++) out->paired += t[i].run;
-        free(t);
-        return rc;
+        return solve_tasks(c, o, vo, betsu, ans, t, nt, capped, out, starts);
     }
     Position pos = *from;
     for (int k = 0; k < n && !rc && out->cut < 2; k++) {
@@ -301,8 +309,24 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
     int rc = ans && ml ? 0 : -1;
     if (!rc) rc = line_variations(c, start, a->pv, a->npv, 1, a->length, -1, 1, o, &vo, betsu, ans, ml, out, &starts);
     /* then level by level (the list stays in that order, each one's own variations
-     * together): the side lines of each exact variation not yet at the depth */
-    for (int i = 0; i < out->n && !rc && out->cut < 2; i++) {
+     * together): the side lines of each exact variation not yet at the depth.  With
+     * o->helper a whole level's defences are solved at once: the lines below level 1
+     * have few each */
+    for (int i = 0; o->helper && i < out->n && !rc && out->cut < 2;) {
+        int end = out->n, nt = 0, cap = 0, capped = 0;  /* ([i, end): one level; the next comes after them) */
+        VarTask *t = NULL;
+        for (int j = i; j < end && !rc && !capped; j++) {
+            TsVariation *v = &out->v[j];
+            if (v->level >= depth || v->result != TS_MATE || !v->exact) continue;
+            v->listed = 1;
+            rc = line_tasks(c, &starts[j], v->moves, v->nmoves, v->ply, v->length, j, v->level + 1, o, ml, out,
+                            TS_MAX_VARIATIONS - out->n, &t, &nt, &cap, &capped);
+        }
+        if (rc) free(t);
+        else rc = solve_tasks(c, o, &vo, betsu, ans, t, nt, capped, out, &starts);
+        i = end;
+    }
+    for (int i = 0; !o->helper && i < out->n && !rc && out->cut < 2; i++) {
         TsVariation v = out->v[i];  /* (a copy: the list grows below) */
         if (v.level >= depth || v.result != TS_MATE || !v.exact) continue;
         out->v[i].listed = 1;
