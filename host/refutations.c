@@ -103,21 +103,6 @@ typedef struct {
     TsRefutation r;
 } RefTask;
 
-/* The tasks t[0 .. n) in order on c alone.  Returns 1 when a Ctrl-C stopped them. */
-static int refute_serial(DfCtx *c, const Position *line, const TsAnswer *a, const TsOptions *o, const uint64_t *keys,
-                         uint64_t limit, RefTask *t, int n, MoveList *ml, TsRefutations *out) {
-    for (int i = 0; i < n; i++) {
-        if (df_interrupted()) return 1;
-        Position q = line[t[i].k];
-        Undo u;
-        pos_do_move(&q, t[i].m, &u);
-        t[i].r = refute_check(c, &q, t[i].m, t[i].k, a, o, keys, limit, ml, &out->nodes);
-        t[i].run = 1;
-        out->progress = i + 1;
-    }
-    return 0;
-}
-
 typedef struct {
     const Position *line;
     const TsAnswer *a;
@@ -132,7 +117,7 @@ typedef struct {
     atomic_int next, done, cut;
 } RefShare;
 
-/* One thread of refute_pair: the next check not taken, until none is left. */
+/* One thread of refute_all: the next check not taken, until none is left. */
 static void refute_worker(void *arg, DfCtx *x, int me) {
     RefShare *s = arg;
     for (;;) {
@@ -150,25 +135,27 @@ static void refute_worker(void *arg, DfCtx *x, int me) {
     }
 }
 
-/* The same on c and o->helper at once, each taking the next task not taken: the
- * checks are independent questions on one table, as the 余詰 tests are (see
- * yozume_test.c), and their costs as uneven.  A task's searches run to the same
+/* The tasks t[0 .. n) on c and o->helper at once, each taking the next task not
+ * taken: the checks are independent questions on one table, as the 余詰 tests are
+ * (see yozume_test.c), and their costs as uneven.  A task's searches run to the same
  * per-search limits on either thread; what they find in the table depends on what
- * the other thread put there first.  Returns as refute_serial, -1 without a helper
- * or with fewer than two checks (nothing run). */
-static int refute_pair(DfCtx *c, const Position *line, const TsAnswer *a, const TsOptions *o, const uint64_t *keys,
-                       uint64_t limit, RefTask *t, int n, TsRefutations *out) {
-    RefShare *s = o->helper && n >= 2 ? malloc(sizeof *s) : NULL;
+ * the other thread put there first.  Without a helper (or with fewer than two
+ * checks) c takes them all, in order.  Returns 1 when a Ctrl-C left some unstarted,
+ * -1 when out of memory. */
+static int refute_all(DfCtx *c, const Position *line, const TsAnswer *a, const TsOptions *o, const uint64_t *keys,
+                      uint64_t limit, RefTask *t, int n, TsRefutations *out) {
+    RefShare *s = malloc(sizeof *s);
     if (!s) return -1;
     *s = (RefShare){.line = line, .a = a, .o = o, .keys = keys, .limit = limit, .t = t, .n = n, .out = out};
     atomic_init(&s->next, 0);
     atomic_init(&s->done, 0);
     atomic_init(&s->cut, 0);
     double t0 = df_now();
-    int threads = df_share_run(c, o->helper, refute_worker, s);
+    int pair = o->helper && n >= 2, threads = pair ? df_share_run(c, o->helper, refute_worker, s) : 1;
+    if (!pair) refute_worker(s, c, 0);
     out->nodes += s->nodes[0] + s->nodes[1];
     out->progress = atomic_load(&s->done);
-    if (o->trace)
+    if (o->trace && pair)
         fprintf(stderr, "trace: %d of %d refutation checks on %s: %.2f M nodes, %.1f s\n", out->progress, n,
                 threads == 2 ? "two threads" : "one thread (the runtime gave one)",
                 (double)(s->nodes[0] + s->nodes[1]) / 1e6, df_now() - t0);
@@ -217,9 +204,11 @@ int ts_refutations(DfCtx *c, const Position *start, const TsAnswer *a, const TsO
     }
     int save = df_set_no_rep(c, 0);
     if (!rc) {
-        int cut = own ? refute_pair(c, line, a, o, keys, limit, t, nt, out) : -1;
-        if (cut < 0) cut = refute_serial(c, line, a, o, keys, limit, t, nt, ml, out);
-        out->cut = cut;
+        TsOptions lo = *o;  /* (a helper shares the solving table only: not a fresh one) */
+        if (!own) lo.helper = NULL;
+        int cut = refute_all(c, line, a, &lo, keys, limit, t, nt, out);
+        if (cut < 0) rc = -1;
+        else out->cut = cut;
     }
     df_set_no_rep(c, save);
     int nrun = 0;

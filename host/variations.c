@@ -129,7 +129,7 @@ typedef struct {
     atomic_int next, cut, oom;
 } VarShare;
 
-/* One thread of solve_pair: the next defence not taken, until none is left. */
+/* One thread of solve_all: the next defence not taken, until none is left. */
 static void variation_worker(void *arg, DfCtx *x, int me) {
     VarShare *s = arg;
     TsAnswer *ans = malloc(sizeof *ans);
@@ -150,25 +150,31 @@ static void variation_worker(void *arg, DfCtx *x, int me) {
 /* The tasks t[0 .. n) on c and o->helper at once, each thread taking the next one
  * not taken: the variations of a level are problems of their own on one table (as
  * the 余詰 tests are, yozume_test.c), and as uneven (Zuko 1's level 1: 126
- * variations, a few of them most of its minutes).  Returns 1 when a Ctrl-C left
- * some unsolved, -1 when out of memory, -2 without a helper or with fewer than two
- * (none solved); *two: the runtime gave the second thread. */
-static int solve_pair(DfCtx *c, const TsOptions *o, const TsOptions *vo, int betsu, VarTask *t, int n, int *two) {
-    VarShare *s = o->helper && n >= 2 ? malloc(sizeof *s) : NULL;
-    if (!s) return o->helper && n >= 2 ? -1 : -2;
+ * variations, a few of them most of its minutes).  Without a helper (or with fewer
+ * than two) c solves them all, in order.  Returns 1 when a Ctrl-C left some
+ * unsolved, -1 when out of memory; *two: the second thread ran. */
+static int solve_all(DfCtx *c, const TsOptions *o, const TsOptions *vo, int betsu, VarTask *t, int n, int *two) {
+    VarShare *s = malloc(sizeof *s);
+    if (!s) return -1;
     *s = (VarShare){.vo = vo, .betsu = betsu, .n = n, .t = t};
     atomic_init(&s->next, 0);
     atomic_init(&s->cut, 0);
     atomic_init(&s->oom, 0);
-    *two = df_share_run(c, o->helper, variation_worker, s) == 2;
+    int pair = o->helper && n >= 2;
+    *two = pair && df_share_run(c, o->helper, variation_worker, s) == 2;
+    if (!pair) variation_worker(s, c, 0);
     int rc = atomic_load(&s->oom) ? -1 : atomic_load(&s->cut);
     free(s);
     return rc;
 }
 
-/* Appends to *tasks (*nt of them, room for *cap) the defences to solve at the
- * defender nodes of one line (see line_variations), their real defences decided on
- * c first; at most room in all (*capped: more).  -1 when out of memory. */
+/* Appends to *tasks (*nt of them, room for *cap) the defences to solve along one
+ * line: moves[0..n) from from, moves[0] at 1-based ply first, length plies to the
+ * mate from there.  The line is exact, so at each of its defender nodes its defence
+ * is a longest one and length - k bounds that node's mate length (what the
+ * futility test of its real defences, decided on c here, needs).  A variation's own
+ * defence, its moves[0], is skipped: its siblings are its parent's variations.  At
+ * most room in all (*capped: more).  -1 when out of memory. */
 static int line_tasks(DfCtx *c, const Position *from, const Move *moves, int n, int first, int length, int parent,
                       int level, const TsOptions *o, MoveList *ml, TsVariations *out, int room, VarTask **tasks, int *nt,
                       int *cap, int *capped) {
@@ -204,18 +210,11 @@ static int line_tasks(DfCtx *c, const Position *from, const Move *moves, int n, 
     return 0;
 }
 
-/* The tasks t[0 .. nt) solved (on two threads when o->helper gives them, else on c
- * in order) and appended in their order; t is freed.  capped: more were left out. */
-static int solve_tasks(DfCtx *c, const TsOptions *o, const TsOptions *vo, int betsu, TsAnswer *ans, VarTask *t, int nt,
-                       int capped, TsVariations *out, Position **starts) {
-    int rc = 0, two = 0, cut = solve_pair(c, o, vo, betsu, t, nt, &two);
-    for (int i = 0; cut == -2 && i < nt && !rc; i++) {  /* (fewer than two, or no helper) */
-        if (df_interrupted()) { cut = 1; break; }
-        rc = solve_variation(c, &t[i].before, t[i].d, t[i].ply, t[i].parent, t[i].level, vo, betsu, ans, &t[i].v,
-                             &t[i].nodes);
-        t[i].run = !rc;
-    }
-    if (cut == -1) rc = -1;
+/* The tasks t[0 .. nt) solved (solve_all) and appended in their order; t is freed.
+ * capped: more were left out. */
+static int solve_tasks(DfCtx *c, const TsOptions *o, const TsOptions *vo, int betsu, VarTask *t, int nt, int capped,
+                       TsVariations *out, Position **starts) {
+    int two = 0, cut = solve_all(c, o, vo, betsu, t, nt, &two), rc = cut < 0 ? -1 : 0;
     for (int i = 0; i < nt; i++) {
         if (!t[i].run) continue;
         if (!rc) rc = append_variation(out, starts, &t[i].before, &t[i].v);
@@ -232,51 +231,18 @@ static int solve_tasks(DfCtx *c, const TsOptions *o, const TsOptions *vo, int be
     return rc;
 }
 
-/* The variations of one line: moves[0..n) from from, moves[0] at 1-based ply
- * first, length plies to the mate from there.  The line is exact, so at each of
- * its defender nodes its defence is a longest one and length - k bounds that
- * node's mate length (what the futility test needs).  A variation's own defence,
- * its moves[0], is skipped: its siblings are its parent's variations.  With
- * o->helper the line's defences are listed first, then solved on both threads
- * (solve_tasks). */
+/* The variations of one line (line_tasks), listed, then solved (solve_tasks). */
 static int line_variations(DfCtx *c, const Position *from, const Move *moves, int n, int first, int length, int parent,
-                           int level, const TsOptions *o, const TsOptions *vo, int betsu, TsAnswer *ans, MoveList *ml,
+                           int level, const TsOptions *o, const TsOptions *vo, int betsu, MoveList *ml,
                            TsVariations *out, Position **starts) {
-    int rc = 0;
-    if (o->helper) {
-        VarTask *t = NULL;
-        int nt = 0, cap = 0, capped = 0;
-        if (line_tasks(c, from, moves, n, first, length, parent, level, o, ml, out, TS_MAX_VARIATIONS - out->n, &t, &nt,
-                       &cap, &capped)) {
-            free(t);
-            return -1;
-        }
-        return solve_tasks(c, o, vo, betsu, ans, t, nt, capped, out, starts);
+    VarTask *t = NULL;
+    int nt = 0, cap = 0, capped = 0;
+    if (line_tasks(c, from, moves, n, first, length, parent, level, o, ml, out, TS_MAX_VARIATIONS - out->n, &t, &nt,
+                   &cap, &capped)) {
+        free(t);
+        return -1;
     }
-    Position pos = *from;
-    for (int k = 0; k < n && !rc && out->cut < 2; k++) {
-        if ((first + k) % 2 == 0 && (k > 0 || parent < 0)) {  /* a defender node: its other defences */
-            double deadline = o->time_limit > 0 ? df_now() + o->time_limit : 0;
-            df_begin_keep(c, pos.side ^ 1, o->node_limit, deadline);
-            int nd = df_real_defences(c, &pos, length - k, ml);
-            out->nodes += df_nodes(c);  /* (the futility tests of the node's drops) */
-            if (nd < 0 && !out->cut) out->cut = 1;  /* (and on to the next node) */
-            for (int i = 0; i < nd && !rc; i++) {
-                Move d = ml->moves[i];
-                if (d == moves[k]) continue;
-                if (out->n == TS_MAX_VARIATIONS || df_interrupted()) { out->cut = 2; break; }
-                TsVariation v;
-                rc = solve_variation(c, &pos, d, first + k, parent, level, vo, betsu, ans, &v, &out->nodes);
-                if (!rc && (rc = append_variation(out, starts, &pos, &v))) {
-                    free(v.moves);
-                    free(v.betsu);
-                }
-            }
-        }
-        Undo u;
-        pos_do_move(&pos, moves[k], &u);
-    }
-    return rc;
+    return solve_tasks(c, o, vo, betsu, t, nt, capped, out, starts);
 }
 
 int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOptions *o, int depth, int betsu,
@@ -303,16 +269,15 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
     if (!o->keep_table) lo.helper = NULL;
     o = &lo;
     vo.found_line = 1;
-    TsAnswer *ans = malloc(sizeof *ans);
     MoveList *ml = malloc(sizeof *ml);
     Position *starts = NULL;
-    int rc = ans && ml ? 0 : -1;
-    if (!rc) rc = line_variations(c, start, a->pv, a->npv, 1, a->length, -1, 1, o, &vo, betsu, ans, ml, out, &starts);
+    int rc = ml ? 0 : -1;
+    if (!rc) rc = line_variations(c, start, a->pv, a->npv, 1, a->length, -1, 1, o, &vo, betsu, ml, out, &starts);
     /* then level by level (the list stays in that order, each one's own variations
-     * together): the side lines of each exact variation not yet at the depth.  With
-     * o->helper a whole level's defences are solved at once: the lines below level 1
-     * have few each */
-    for (int i = 0; o->helper && i < out->n && !rc && out->cut < 2;) {
+     * together): the side lines of each exact variation not yet at the depth, a whole
+     * level's defences listed, then solved (on two threads the lines below level 1,
+     * which have few each, keep both busy) */
+    for (int i = 0; i < out->n && !rc && out->cut < 2;) {
         int end = out->n, nt = 0, cap = 0, capped = 0;  /* ([i, end): one level; the next comes after them) */
         VarTask *t = NULL;
         for (int j = i; j < end && !rc && !capped; j++) {
@@ -323,22 +288,14 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
                             TS_MAX_VARIATIONS - out->n, &t, &nt, &cap, &capped);
         }
         if (rc) free(t);
-        else rc = solve_tasks(c, o, &vo, betsu, ans, t, nt, capped, out, &starts);
+        else rc = solve_tasks(c, o, &vo, betsu, t, nt, capped, out, &starts);
         i = end;
-    }
-    for (int i = 0; !o->helper && i < out->n && !rc && out->cut < 2; i++) {
-        TsVariation v = out->v[i];  /* (a copy: the list grows below) */
-        if (v.level >= depth || v.result != TS_MATE || !v.exact) continue;
-        out->v[i].listed = 1;
-        rc = line_variations(c, &starts[i], v.moves, v.nmoves, v.ply, v.length, i, v.level + 1, o, &vo, betsu, ans, ml,
-                             out, &starts);
     }
     out->ms = (df_now() - t0) * 1000;
     if (o->trace && o->helper)
         fprintf(stderr, "trace: %d of %d variations on two threads: %.2f M nodes, %.1f s\n", out->paired, out->n,
                 (double)out->nodes / 1e6, out->ms / 1000);
     free(starts);
-    free(ans);
     free(ml);
     if (rc) ts_variations_free(out);
     return rc;
