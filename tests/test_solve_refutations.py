@@ -195,7 +195,7 @@ def against_reference():
                       (ply, count, n, dec, und))
                 continue
             bad = []
-            for name, s, r in items:
+            for name, s, r in items[:8]:  # (8 problems a set: the reference takes most of this file's time)
                 r2 = json.loads(json.dumps(r))
                 for e in r2["refutations"]:
                     if not e.get("reply"):

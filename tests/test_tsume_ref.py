@@ -41,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from data_rows import data_rows  # noqa: E402
 from sfen_grid import board_rows, board_text  # noqa: E402
 from tally import check, summary  # noqa: E402
-from tsume_ref import PlainForbidden, TsumeRef, Undecided  # noqa: E402
+from tsume_ref import PlainForbidden, TsumeRef, Undecided, legal_checks  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BIN = os.environ.get("BIN", "bin")
@@ -59,6 +59,37 @@ def documented():
             ref = TsumeRef(2_000_000)
             got = ref.exact_or(cshogi.Board(row[1]), 9)
             check(got == DOCUMENTED[row[0]], "reference on %s: %s, documented %d" % (row[0], got, DOCUMENTED[row[0]]))
+
+
+def check_generator(cases, steps=10):
+    """tsume_ref.legal_checks (cshogi's check generator kept to the legal moves) gives
+    the same moves as pushing every legal move and asking is_check:
+    the reference and the suite's exhaustive search rest on it.  On each case and the
+    positions of a random walk from it where the side not to move has a king (the
+    random candidates: White attacks a fifth of the time, the attacker's king sometimes
+    on the board)."""
+    rng, positions, differ = random.Random(7), 0, []
+    for name, sfen, _ in cases:
+        b = cshogi.Board(sfen)
+        for _ in range(steps):
+            if "kK"[b.turn] in b.sfen().split(" ")[0]:
+                want = []
+                for m in list(b.legal_moves):
+                    b.push(m)
+                    if b.is_check():
+                        want.append(m)
+                    b.pop()
+                positions += 1
+                if sorted(legal_checks(b)) != sorted(want):
+                    differ.append("%s: %s" % (name, b.sfen()))
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(rng.choice(moves))
+    check(not differ and positions >= 3 * len(cases),
+          "legal_checks against every legal move with is_check: %d of %d positions differ: %s" %
+          (len(differ), positions, differ[:3]))
+    return positions
 
 
 def edo_tails(scale):
@@ -371,11 +402,13 @@ def main():
     tails = edo_tails(0.2 if SAN else 1)
     replies = shogiboardq_replies(0.1 if SAN else 1)
     spoiled = near_misses(0.1 if SAN else 1)
+    candidates, in_check = random_candidates(60 if SAN else 300), random_candidates(15 if SAN else 60, 20261205, 9, True)
+    print("legal_checks: %d positions compared" % check_generator(tails + candidates + in_check))
     mated = {}
     for label, cases, floor in (("Edo record tails", tails, 100 if SAN else 600), ("ShogiBoardQ replies", replies, 80 if SAN else 800),
                                 ("ShogiBoardQ near misses", spoiled, 100 if SAN else 700),
-                                ("random candidates", random_candidates(60 if SAN else 300), 40 if SAN else 220),
-                                ("attacker in check", random_candidates(15 if SAN else 60, 20261205, 9, True), 8 if SAN else 40)):
+                                ("random candidates", candidates, 40 if SAN else 220),
+                                ("attacker in check", in_check, 8 if SAN else 40)):
         t = time.time()
         n, mates, futile, undecided = compare(cases)
         mated[label] = mates
