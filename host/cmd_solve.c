@@ -258,9 +258,7 @@ static void interruptible_solve(DfCtx *c, Job *j, const TsOptions *to) {
     }
     if (!df_interrupted()) return;
     j->interrupted = 1;
-    if (a->nnotes < TS_MAX_NOTES)
-        snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "%s",
-                 before ? "interrupted: not searched (Ctrl-C)" : "interrupted: Ctrl-C stopped the search; what it had settled stands");
+    ts_add_note(a, before ? "interrupted: not searched (Ctrl-C)" : "interrupted: Ctrl-C stopped the search; what it had settled stands");
 }
 
 /* Frees jobs_run's contexts (any array may be NULL, as may any entry). */

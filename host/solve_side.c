@@ -46,7 +46,9 @@ static void side_end(DfCtx *c, const SideProgress *p, int show) {
 static void side_interrupted(Job *j, const char *what) {
     TsAnswer *a = &j->ans;
     j->interrupted = 1;
-    if (a->nnotes < TS_MAX_NOTES) snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "interrupted: Ctrl-C stopped the %s", what);
+    char note[TS_NOTE_LEN];
+    snprintf(note, sizeof note, "interrupted: Ctrl-C stopped the %s", what);
+    ts_add_note(a, note);
 }
 
 /* The second context that lists a lone problem's side lines with the solving one,
@@ -122,7 +124,7 @@ static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *
         } else
             snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line (not in "
                      "the 余詰 list: %s)", r->ply, mv, o->flaws ? "past the list's cap" : "--no-flaws");
-        if (a->nnotes < TS_MAX_NOTES) snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "%s", note);
+        ts_add_note(a, note);
     }
 }
 

@@ -23,9 +23,15 @@
 #include "exact_length.h"
 #include "yozume_test.h"
 
+void ts_add_note(TsAnswer *a, const char *note) {
+    if (a->nnotes >= TS_MAX_NOTES) a->notes_cut++;
+    else snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "%s", note);
+}
+
 static void add_note(TsAnswer *a, const char *fmt, const char *s1, int i1) {
-    if (a->nnotes >= TS_MAX_NOTES) return;
-    snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, fmt, i1, s1);
+    char note[TS_NOTE_LEN];
+    snprintf(note, sizeof note, fmt, i1, s1);
+    ts_add_note(a, note);
 }
 
 /* Ties (several moves keeping the exact value) are compared by following each
@@ -560,7 +566,7 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
              * composer's first_flaw analysis is the one tied_line_yozume ran */
             if (!o->first_flaw) {
                 b->nyozume = 0;
-                b->nnotes = 0;
+                b->nnotes = b->notes_cut = 0;
                 b->notes_incomplete = 0;
                 b->complete = 1;
                 analyse_line_confirmed(c, o, b, root);
@@ -586,9 +592,10 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
             a->nyozume = b->nyozume;
             a->complete = b->complete;
             a->notes_incomplete |= b->notes_incomplete;
-            a->nnotes = 0;
-            add_note(a, "%.0d%s", was, 0);
-            for (int i = 0; i < b->nnotes; i++) add_note(a, "%.0d%s", b->notes[i], 0);
+            a->nnotes = a->notes_cut = 0;
+            ts_add_note(a, was);
+            for (int i = 0; i < b->nnotes; i++) ts_add_note(a, b->notes[i]);
+            a->notes_cut += b->notes_cut;
             free(q);
             free(b);
             return;

@@ -37,6 +37,7 @@ typedef struct {
     int nyozume;
     char notes[TS_MAX_NOTES][TS_NOTE_LEN];
     int nnotes;
+    int notes_cut;      /* notes past TS_MAX_NOTES, not kept (the output says how many) */
     int plain_len;      /* length of the plain-rule proof (proof checker bound) */
     Move line[TS_MAX_PV]; /* o->found_line, when the length stays an upper bound: the mate */
     int nline;          /* found (plain rule), nline <= length plies; not the main line */
@@ -103,6 +104,9 @@ DfResult ts_mate_off_line(DfCtx *c, Position *q, const uint64_t *later, int n, i
  * attacker's ties included)?  1 yes, 0 a tied line escapes it, -1 not decided (a
  * limit, the line cap, a's analysis incomplete, or a tied line with ties of its own). */
 int ts_yozume_on_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root, int k, Move m);
+
+/* Appends note to a's notes, or counts it in a->notes_cut when they are full. */
+void ts_add_note(TsAnswer *a, const char *note);
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */
 void ts_solve(DfCtx *c, const Position *pos, const TsOptions *o, TsAnswer *a);

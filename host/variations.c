@@ -318,7 +318,7 @@ void ts_variations_free(TsVariations *vs) {
  * is longer than the main line's own clean continuation is the turn. */
 void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a) {
     int n = a->npv;
-    if (!a->leftover || n != a->length || !a->exact_length || a->nnotes >= TS_MAX_NOTES || vs->cut) return;
+    if (!a->leftover || n != a->length || !a->exact_length || vs->cut) return;
     for (int i = 0; i < vs->n; i++)  /* (an open one might be the longer clean line: no guess) */
         if (vs->v[i].parent < 0 && (!vs->v[i].exact || vs->v[i].leftover_unproved)) return;
     int *clean = malloc((size_t)(n + 3) * sizeof *clean);   /* -1: none */
@@ -345,9 +345,10 @@ void ts_henka_chou_notes(const TsVariations *vs, TsAnswer *a) {
         char mv[8], dv[8];
         move_format(a->pv[turn - 1], mv);
         move_format(alt[turn]->moves[0], dv);
-        snprintf(a->notes[a->nnotes++], TS_NOTE_LEN,
-                 "henka_chou: ply %d %s lasts %d plies and leaves %d in hand; %s lasts %d and leaves none", turn, mv,
-                 n - turn + 1, a->leftover, dv, alt[turn]->length);
+        char note[TS_NOTE_LEN];
+        snprintf(note, sizeof note, "henka_chou: ply %d %s lasts %d plies and leaves %d in hand; %s lasts %d and leaves none",
+                 turn, mv, n - turn + 1, a->leftover, dv, alt[turn]->length);
+        ts_add_note(a, note);
     }
     free(clean);
     free(alt);

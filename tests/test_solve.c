@@ -578,6 +578,27 @@ TEST(solve_henka_chou_turn) {
         w[2].leftover_unproved = 0;
         ts_henka_chou_notes(&ws, a);
         CHECK(a->nnotes == 1 && strncmp(a->notes[0], want, strlen(want)) == 0);
+        /* with the notes full, the note is counted, not dropped in silence */
+        a->nnotes = TS_MAX_NOTES;
+        ts_henka_chou_notes(&ws, a);
+        CHECK(a->nnotes == TS_MAX_NOTES && a->notes_cut == 1);
         free(a);
     }
+}
+
+/* ts_add_note keeps TS_MAX_NOTES notes and counts the rest (solve's JSON and the USI
+ * engine print the count as a last note). */
+TEST(solve_notes_cap) {
+    TsAnswer *a = calloc(1, sizeof *a);
+    CHECK(a != NULL);
+    if (!a) return;
+    char note[32];
+    for (int i = 0; i < TS_MAX_NOTES + 3; i++) {
+        snprintf(note, sizeof note, "note %d", i);
+        ts_add_note(a, note);
+    }
+    CHECK_EQ_U64(a->nnotes, TS_MAX_NOTES);
+    CHECK_EQ_U64(a->notes_cut, 3);
+    CHECK(strcmp(a->notes[TS_MAX_NOTES - 1], "note 15") == 0);
+    free(a);
 }

@@ -73,10 +73,12 @@ def wanted_checks(sfen, r):
 def late_yozume_said(r, ply, move):
     """A "yozume" entry's answer says so: listed among the 余詰 with a
     yozume_past_bound note, or (tied lines, --no-flaws, the list's cap) a
-    yozume_unlisted note; either way the problem is not perfect."""
+    yozume_unlisted note, or, past the notes' cap, counted in the last note
+    ("notes_cut: N more notes ..."); either way the problem is not perfect."""
     listed = any(y["ply"] == ply and y["move"] == move for y in r.get("yozume", []))
     tag = "yozume_past_bound" if listed else "yozume_unlisted"
-    return not r["perfect"] and any(n.startswith("%s: ply %d %s " % (tag, ply, move)) for n in r["notes"])
+    cut = r["notes"][-1].startswith("notes_cut: ") if r["notes"] else False
+    return not r["perfect"] and (cut or any(n.startswith("%s: ply %d %s " % (tag, ply, move)) for n in r["notes"]))
 
 
 def cshogi_mates_every_evasion(board, nodes=300_000):
@@ -295,6 +297,19 @@ def late_yozume():
     check(allr.get("yozume") == [r4i, {"ply": 1, "move": "L*1i", "length": 9}] and late_yozume_said(allr, 1, "L*1i"),
           "sug7 --refutations --yozume-depth 0 --tied-lines all: %s" %
           json.dumps({k: allr.get(k) for k in ("yozume", "notes")})[:400])
+    # More notes than the answer keeps (16): random seed 88's 196th board (tsume_ref_fuzz)
+    # has its 余詰 list full (32) and 14 more 余詰 at ply 3 that only the refutations
+    # find, a note each.  Two were dropped in silence; the last note counts them now.
+    full = "5R3/2Lk5/7G1/7K1/1l1G1SL2/9/5g3/9/1L7 b 2BG2Srs4n18p 1"
+    r = solve([full], "--refutations", "--threads", "1")[0]
+    late = [e for e in r.get("refutations", []) if e.get("mates") == "yozume"]
+    noted = [e for e in late if any(n.startswith("yozume_unlisted: ply %d %s " % (e["ply"], e["move"]))
+                                    for n in r.get("notes", []))]
+    notes = r.get("notes", [])
+    check(len(r.get("yozume", [])) == 32 and len(notes) == 17 and len(late) > len(noted) and
+          notes[-1] == "notes_cut: %d more notes past the cap of 16" % (len(late) - len(noted)) and
+          all(late_yozume_said(r, e["ply"], e["move"]) for e in late),
+          "notes past the cap: %d late 余詰, %d noted, notes %s" % (len(late), len(noted), notes[-3:]))
 
 
 def entry_kind(e):
