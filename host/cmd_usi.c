@@ -155,7 +155,7 @@ static char *report(Usi *u, const TsAnswer *a) {
     double s = a->ms / 1000.0;
     say(u, "info time %.0f nodes %llu nps %.0f", a->ms, (unsigned long long)a->nodes, s > 0 ? a->nodes / s : 0.0);
     for (int i = 0; i < a->nnotes; i++) say(u, "info string note: %s", a->notes[i]);
-    if (a->notes_cut) say(u, "info string note: notes_cut: %d more notes past the cap of %d", a->notes_cut, TS_MAX_NOTES);
+    if (a->notes_cut) say(u, "info string note: " TS_NOTES_CUT_FMT, a->notes_cut, TS_MAX_NOTES);
     if (a->result == TS_NOMATE) return strdup("checkmate nomate");
     if (a->result != TS_MATE) return NULL;
     if (u->flaws && a->exact_length) {

@@ -127,7 +127,7 @@ void solve_render(Job *j) {
         util_json_str(f, a->notes[i]);
     }
     if (a->notes_cut)  /* (the notes past the cap, counted, never dropped in silence) */
-        fprintf(f, "%s\"notes_cut: %d more notes past the cap of %d\"", a->nnotes ? "," : "", a->notes_cut, TS_MAX_NOTES);
+        fprintf(f, "%s\"" TS_NOTES_CUT_FMT "\"", a->nnotes ? "," : "", a->notes_cut, TS_MAX_NOTES);
     fputc(']', f);
     if (j->nrec) {
         int match = j->nrec == a->npv;

@@ -105,7 +105,9 @@ DfResult ts_mate_off_line(DfCtx *c, Position *q, const uint64_t *later, int n, i
  * limit, the line cap, a's analysis incomplete, or a tied line with ties of its own). */
 int ts_yozume_on_tied_lines(DfCtx *c, const TsOptions *o, const TsAnswer *a, const Position *root, int k, Move m);
 
-/* Appends note to a's notes, or counts it in a->notes_cut when they are full. */
+/* Appends note to a's notes, or counts it in a->notes_cut when they are full (the
+ * renderers then print TS_NOTES_CUT_FMT with that count and TS_MAX_NOTES last). */
+#define TS_NOTES_CUT_FMT "notes_cut: %d more notes past the cap of %d"
 void ts_add_note(TsAnswer *a, const char *note);
 
 /* Solves pos (attacker = side to move).  c is reset for this problem. */
