@@ -26,7 +26,6 @@ Last line: "solve-refutations: N passed, N failed".
 """
 import json
 import multiprocessing
-import re
 import os
 import subprocess
 import sys
@@ -38,7 +37,7 @@ import tsume_ref
 from cshogi_lines import cshogi_finds_no_mate
 from tally import check, summary
 from test_solve import EXE, SAN, data_lines, record_sfen, solve
-from test_solve_variations import board_after, kif_tree
+from test_solve_variations import board_after, kif_tree, one_and_two_threads
 
 YOZUME_EXTRA = 6  # solve's default --yozume-depth
 NODE_LIMIT = 1_000_000  # the reference's budget per problem
@@ -323,25 +322,10 @@ def pair():
     cases = [("sbq7-0", problems(7, 1)[0]), ("sbq11-1", problems(11, 2)[1]), ("zukou-081", record_sfen("zukou-081"))]
     items = []
     for name, sfen in cases:
-        got = {}
         main_line = ("result", "length", "pv", "perfect", "flaws", "yozume")
-        # (two threads can settle on another tied main line, and the entries hang off
-        # the main line: up to three tries for the one-thread run's line, as in
-        # test_solve_variations' pair)
-        for threads in ("1", "2", "2", "2"):
-            if threads == "2" and "2" in got and all(got["1"].get(k) == got["2"].get(k) for k in main_line):
-                break
-            p = subprocess.run([EXE, "solve", "--threads", threads, "--trace", "--refutations", sfen],
-                               capture_output=True, text=True)
-            r = json.loads(p.stdout) if p.returncode == 0 else {}
-            said = [re.match(r"trace: (\d+) of (\d+) refutation checks on two threads: ", l)
-                    for l in p.stderr.splitlines() if "refutation checks on" in l]
-            n = len(r.get("refutations", []))
-            check(p.returncode == 0 and len(said) == (threads == "2") and
-                  all(m and int(m.group(1)) == int(m.group(2)) == n >= 2 for m in said),
-                  "%s: refutations on %s thread(s), the trace %s, %d entries" % (name, threads, said, n))
-            got[threads] = r
-        one, two = got["1"], got["2"]
+        one, two = one_and_two_threads(name, ["--refutations", sfen], main_line, "refutation checks",
+                                       lambda r: len(r.get("refutations", [])),
+                                       lambda m, n: int(m.group(1)) == int(m.group(2)) == n >= 2)
         check([entry_kind(e) for e in one.get("refutations", [])] == [entry_kind(e) for e in two.get("refutations", [])]
               and one.get("refutations_undecided") == two.get("refutations_undecided") == 0 and
               all(one.get(k) == two.get(k) for k in main_line),

@@ -521,6 +521,29 @@ def variation_kind(v):
             [variation_kind(w) for w in v.get("variations", [])])
 
 
+def one_and_two_threads(name, args, main_line, work, count, fits):
+    """The runs of a pair test: `solve --trace ARGS` alone on one thread, then on two
+    until the main_line fields equal the one-thread run's, three tries at most (on two
+    threads the exact length's and the 余詰 tests' pairs can settle a long problem on
+    another tied main line, and the side lines hang off the main line; CI met one on
+    Zuko 20).  Each run's trace must say "N of M WORK on two threads" exactly when it
+    has two, with fits(match, count(answer)).  Returns the two answers (one, two)."""
+    got = {}
+    for threads in ("1", "2", "2", "2"):
+        if threads == "2" and "2" in got and all(got["1"].get(k) == got["2"].get(k) for k in main_line):
+            break
+        p = subprocess.run([EXE, "solve", "--threads", threads, "--trace", *args], capture_output=True, text=True)
+        r = json.loads(p.stdout) if p.returncode == 0 else {}
+        said = [re.match(r"trace: (\d+) of (\d+) %s on two threads: " % work, l)
+                for l in p.stderr.splitlines() if work + " on" in l]
+        n = count(r)
+        check(p.returncode == 0 and len(said) == (threads == "2") and all(m and fits(m, n) for m in said),
+              "%s: %s on %s thread(s), the trace %s, %d listed" %
+              (name, work, threads, [m and m.group(0) for m in said], n))
+        got[threads] = r
+    return got["1"], got["2"]
+
+
 def pair():
     """Item 7: five ShogiBoardQ problems of 7 and 11 plies at --variation-depth 2 (8 to
     17 variations each) and Zuko 20 (34; not under the sanitizers), each alone on one thread and on two."""
@@ -530,26 +553,12 @@ def pair():
         sbq += [("sbq%d-%d" % (ply, i), lines[i].split(" moves ")[0]) for i in picked]
     items = []
     for name, sfen in sbq + ([] if SAN else [("zukou-020", record_sfen("zukou-020"))]):  # (Zuko 20: 35 s there)
-        got = {}
         main_line = ("result", "length", "pv", "perfect", "notes")
-        # (on two threads the exact length's and the 余詰 tests' pairs can settle a
-        # long problem on another tied main line, and the variations hang off the main
-        # line: up to three tries for the one-thread run's line; CI met one on Zuko 20)
-        for threads in ("1", "2", "2", "2"):
-            if threads == "2" and "2" in got and all(got["1"].get(k) == got["2"].get(k) for k in main_line):
-                break
-            depth = ["--variation-depth", "2"] if name.startswith("sbq") else []
-            p = subprocess.run([EXE, "solve", "--threads", threads, "--trace", "--variations", *depth, sfen],
-                               capture_output=True, text=True)
-            r = json.loads(p.stdout) if p.returncode == 0 else {}
-            said = [re.match(r"trace: (\d+) of (\d+) variations on two threads: ", l)
-                    for l in p.stderr.splitlines() if "variations on" in l]
-            nv = len(variation_lines(sfen, r)[1]) if r.get("result") == "mate" else -1
-            check(p.returncode == 0 and len(said) == (threads == "2") and
-                  all(m and int(m.group(2)) == nv and int(m.group(1)) >= 2 for m in said),
-                  "%s: variations on %s thread(s), the trace %s, %d listed" % (name, threads, said, nv))
-            got[threads] = r
-        one, two = got["1"], got["2"]
+        depth = ["--variation-depth", "2"] if name.startswith("sbq") else []
+        one, two = one_and_two_threads(
+            name, ["--variations", *depth, sfen], main_line, "variations",
+            lambda r: len(variation_lines(sfen, r)[1]) if r.get("result") == "mate" else -1,
+            lambda m, n: int(m.group(2)) == n and int(m.group(1)) >= 2)
         check([variation_kind(v) for v in one.get("variations", [])] ==
               [variation_kind(v) for v in two.get("variations", [])] and "variations_cut" not in two and
               all(one.get(k) == two.get(k) for k in main_line),
