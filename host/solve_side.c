@@ -3,6 +3,7 @@
  * needs the level-1 variations even without --variations. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "solve_jobs.h"
 
 /* A lone problem's side lines on a terminal, on a line below the problem's own: how
@@ -83,6 +84,42 @@ static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, con
     if (df_interrupted()) side_interrupted(j, "variations");
 }
 
+/* The late 余詰 that stay off the list (--no-flaws, or the list full) share one
+ * yozume_unlisted note a ply, its moves as far as the note holds and then a count:
+ * a problem can have dozens at one ply, and the answer keeps 16 notes (the
+ * refutations entries name each one).  ply 0 / NULL: flush. */
+typedef struct {
+    int ply, count, shown;  /* the group's ply (0: none), its moves, those in moves[] */
+    char moves[80];  /* (with the rest of the note, within TS_NOTE_LEN) */
+    const char *why;
+} UnlistedGroup;
+
+#define UNLISTED_TAIL " without passing the main line (not in the 余詰 list: %s)"
+
+static void unlisted_group(UnlistedGroup *g, TsAnswer *a, int ply, const char *mv) {
+    char note[TS_NOTE_LEN], more[32] = "";
+    if (g->ply && (ply != g->ply || !mv)) {
+        if (g->count > g->shown) snprintf(more, sizeof more, " and %d more", g->count - g->shown);
+        snprintf(note, sizeof note, "yozume_unlisted: ply %d %s%s %s", g->ply, g->moves, more,
+                 g->count == 1 ? "mates" : "mate");
+        size_t n = strlen(note);
+        snprintf(note + n, sizeof note - n, UNLISTED_TAIL, g->why);
+        ts_add_note(a, note);
+        g->ply = 0;
+    }
+    if (!mv) return;
+    if (!g->ply) *g = (UnlistedGroup){.ply = ply, .why = g->why};
+    g->count++;
+    /* room for this move, " and NN more" and the tail with its reason */
+    size_t used = strlen(g->moves), room = TS_NOTE_LEN - 1 - strlen("yozume_unlisted: ply 999 ") -
+                  strlen(" and 999 more mates") - (strlen(UNLISTED_TAIL) - 2) - strlen(g->why);
+    if (room > sizeof g->moves - 1) room = sizeof g->moves - 1;
+    if (g->shown == g->count - 1 && used + 1 + strlen(mv) <= room) {
+        snprintf(g->moves + used, sizeof g->moves - used, "%s%s", used ? " " : "", mv);
+        g->shown++;
+    }
+}
+
 /* The 余詰 that the refutations found past the 余詰 test's reach (mates kind
  * "yozume": a check that mates avoiding the line's later positions; past the
  * bounded test's bound, or left open by a limit in the unbounded one).  A 余詰 is
@@ -90,9 +127,10 @@ static void solve_variations(DfCtx *c, int own, Job *j, const TsOptions *to, con
  * the problem cooked, when the tie rule is "all" or every tied main line has it
  * too; with "any" and a tied line that escapes it, that line may be clean, and it
  * is not examined again: not perfect, the analysis incomplete.  Elsewhere
- * (--no-flaws, the list's cap) a note says it. */
+ * (--no-flaws, the list's cap) a note says it, one a ply. */
 static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *o) {
     TsAnswer *a = &j->ans;
+    UnlistedGroup group = {.ply = 0, .why = o->flaws ? "past the list's cap" : "--no-flaws"};
     for (int i = 0; i < j->refs.n; i++) {
         const TsRefutation *r = &j->refs.r[i];
         if (r->mates != TS_REF_YOZUME) continue;
@@ -121,11 +159,13 @@ static void late_yozume(DfCtx *c, Job *j, const TsOptions *ro, const SolveOpts *
                      r->ply, mv, all == 0 ? "a tied main line escapes it, not examined again"
                                           : "tied main lines left open",
                      a->nyozume ? " (cooked by the listed 余詰)" : ": not perfect, not cooked");
-        } else
-            snprintf(note, sizeof note, "yozume_unlisted: ply %d %s mates without passing the main line (not in "
-                     "the 余詰 list: %s)", r->ply, mv, o->flaws ? "past the list's cap" : "--no-flaws");
+        } else {
+            unlisted_group(&group, a, r->ply, mv);
+            continue;
+        }
         ts_add_note(a, note);
     }
+    unlisted_group(&group, a, 0, NULL);
 }
 
 /* --refutations for a solved job, on c as solve_variations; --refutation-nodes for

@@ -27,6 +27,7 @@ Last line: "solve-refutations: N passed, N failed".
 import json
 import multiprocessing
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -69,15 +70,33 @@ def wanted_checks(sfen, r):
     return want
 
 
+UNLISTED = re.compile(r"yozume_unlisted: ply (\d+) (.+?)(?: and (\d+) more)? mates? without passing the main line")
+
+
+def unlisted_notes(r):
+    """The yozume_unlisted notes of an answer: {ply: (moves named, how many more)}."""
+    said = {}
+    for n in r.get("notes", []):
+        m = UNLISTED.match(n)
+        if m:
+            said[int(m.group(1))] = (m.group(2).split(), int(m.group(3) or 0))
+    return said
+
+
 def late_yozume_said(r, ply, move):
     """A "yozume" entry's answer says so: listed among the 余詰 with a
-    yozume_past_bound note, or (tied lines, --no-flaws, the list's cap) a
-    yozume_unlisted note, or, past the notes' cap, counted in the last note
-    ("notes_cut: N more notes ..."); either way the problem is not perfect."""
+    yozume_past_bound note, or (tied lines, --no-flaws, the list's cap) in the
+    yozume_unlisted note of its ply (named, or counted past what the note holds), or,
+    past the notes' cap, counted in the last note ("notes_cut: N more notes ...");
+    either way the problem is not perfect."""
     listed = any(y["ply"] == ply and y["move"] == move for y in r.get("yozume", []))
-    tag = "yozume_past_bound" if listed else "yozume_unlisted"
     cut = r["notes"][-1].startswith("notes_cut: ") if r["notes"] else False
-    return not r["perfect"] and (cut or any(n.startswith("%s: ply %d %s " % (tag, ply, move)) for n in r["notes"]))
+    if listed:
+        said = any(n.startswith("yozume_past_bound: ply %d %s " % (ply, move)) for n in r["notes"])
+    else:
+        named, more = unlisted_notes(r).get(ply, ([], 0))
+        said = move in named or more > 0
+    return not r["perfect"] and (cut or said)
 
 
 def cshogi_mates_every_evasion(board, nodes=300_000):
@@ -296,19 +315,27 @@ def late_yozume():
     check(allr.get("yozume") == [r4i, {"ply": 1, "move": "L*1i", "length": 9}] and late_yozume_said(allr, 1, "L*1i"),
           "sug7 --refutations --yozume-depth 0 --tied-lines all: %s" %
           json.dumps({k: allr.get(k) for k in ("yozume", "notes")})[:400])
-    # More notes than the answer keeps (16): random seed 88's 196th board (tsume_ref_fuzz)
-    # has its 余詰 list full (32) and 14 more 余詰 at ply 3 that only the refutations
-    # find, a note each.  Two were dropped in silence; the last note counts them now.
+    # Random seed 88's 196th board (tsume_ref_fuzz) has its 余詰 list full (32) and 14
+    # more 余詰 at ply 3 that only the refutations find: a yozume_unlisted note each
+    # filled the answer's 16 notes; now they share one note (the moves it holds, then
+    # how many more), and the refutations entries name each.
     full = "5R3/2Lk5/7G1/7K1/1l1G1SL2/9/5g3/9/1L7 b 2BG2Srs4n18p 1"
-    r = solve([full], "--refutations", "--threads", "1")[0]
-    late = [e for e in r.get("refutations", []) if e.get("mates") == "yozume"]
-    noted = [e for e in late if any(n.startswith("yozume_unlisted: ply %d %s " % (e["ply"], e["move"]))
-                                    for n in r.get("notes", []))]
-    notes = r.get("notes", [])
-    check(len(r.get("yozume", [])) == 32 and len(notes) == 17 and len(late) > len(noted) and
-          notes[-1] == "notes_cut: %d more notes past the cap of 16" % (len(late) - len(noted)) and
-          all(late_yozume_said(r, e["ply"], e["move"]) for e in late),
-          "notes past the cap: %d late 余詰, %d noted, notes %s" % (len(late), len(noted), notes[-3:]))
+    for extra in ((), ("--no-flaws",)):
+        r = solve([full], "--refutations", "--threads", "1", *extra)[0]
+        late = [e for e in r.get("refutations", []) if e.get("mates") == "yozume"]
+        notes = r.get("notes", [])
+        said = unlisted_notes(r)
+        named = [(ply, m) for ply in said for m in said[ply][0]]
+        why = "--no-flaws" if extra else "past the list's cap"
+        check(len(r.get("yozume", [])) == (0 if extra else 32) and len(late) >= 10 and
+              sorted(named) == sorted(set(named)) and
+              set(named) <= {(e["ply"], e["move"]) for e in late} and
+              sum(len(m) + more for m, more in said.values()) == len(late) and
+              len([n for n in notes if n.startswith("yozume_unlisted:")]) == len({e["ply"] for e in late}) and
+              all(n.endswith("(not in the 余詰 list: %s)" % why) for n in notes if n.startswith("yozume_unlisted:")) and
+              not any(n.startswith("notes_cut:") for n in notes) and
+              all(late_yozume_said(r, e["ply"], e["move"]) for e in late),
+              "late 余詰 grouped by ply %s: %d late 余詰, notes %s" % (extra, len(late), notes))
 
 
 def entry_kind(e):
