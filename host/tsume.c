@@ -14,6 +14,7 @@
  *    later main-line position: detours are excluded), 駒余り; notes for final-move
  *    alternatives, 成不成, 変同. */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +29,16 @@ void ts_add_note(TsAnswer *a, const char *note) {
     else snprintf(a->notes[a->nnotes++], TS_NOTE_LEN, "%s", note);
 }
 
-static void add_note(TsAnswer *a, const char *fmt, const char *s1, int i1) {
+/* A note from a printf format; the compiler checks the arguments against it. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void add_note(TsAnswer *a, const char *fmt, ...) {
     char note[TS_NOTE_LEN];
-    snprintf(note, sizeof note, fmt, i1, s1);
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(note, sizeof note, fmt, args);
+    va_end(args);
     ts_add_note(a, note);
 }
 
@@ -258,7 +266,7 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
                 if (ts_same_but_promo(m, a->pv[k])) {
                     char note[64];  /* (the confirming pass finds it again: noted once) */
                     move_format(m, note);
-                    if (!confirm) add_note(a, "promotion_optional: ply %d %s also mates", note, k + 1);
+                    if (!confirm) add_note(a, "promotion_optional: ply %d %s also mates", k + 1, note);
                 } else if (a->nyozume < TS_MAX_YOZUME) {
                     a->yozume[a->nyozume].ply = k + 1;
                     a->yozume[a->nyozume].move = m;
@@ -268,7 +276,7 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
             }
             if (a->nyozume && (mode & AL_STOP)) return;
         }
-        if (buf[0]) add_note(a, "final_move_alternatives: ply %d%s", buf, k + 1);
+        if (buf[0]) add_note(a, "final_move_alternatives: ply %d%s", k + 1, buf);
         return;
     }
     if (!(mode & AL_NOTES)) return;  /* 変同 is a note, not a flaw */
@@ -281,7 +289,7 @@ static void analyse_node(DfCtx *c, const TsOptions *o, TsAnswer *a, Position *po
         move_format(cand[i], mv);
         if (strlen(buf) + 8 < sizeof buf) { strcat(buf, " "); strcat(buf, mv); }
     }
-    if (nc > 0) add_note(a, "henka_dou: ply %d%s", buf, k + 1);
+    if (nc > 0) add_note(a, "henka_dou: ply %d%s", k + 1, buf);
 }
 
 /* Flaws (and with AL_NOTES notes) at plies [from, to) of a's line: from the first
@@ -607,7 +615,7 @@ static void settle_tied_lines(DfCtx *c, const TsOptions *o, TsAnswer *a, const P
     }
     if (cut || incomplete || df_aborted(c)) {
         a->complete = 0;
-        add_note(a, "tied_lines_incomplete: a limit or the %d-line cap left tied main lines (変同) unanalysed%s", "",
+        add_note(a, "tied_lines_incomplete: a limit or the %d-line cap left tied main lines (変同) unanalysed",
                  TIED_LINES_MAX);
     }
     free(q);
@@ -629,7 +637,7 @@ static void analyse_mate(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
             a->leftover_unproved = 1;
             a->complete = 0;
             add_note(a, "leftover_unproved: the main line leaves %d, the tie budget stopped the "
-                        "search for a longest defence that leaves none%s", "", left);
+                        "search for a longest defence that leaves none", left);
         }
         if (!o->flaws) a->complete = 0;
         else if (!(o->first_flaw && left > 0)) {
@@ -642,7 +650,7 @@ static void analyse_mate(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
     } else {
         a->npv = 0;
         if (left == -1) snprintf(a->verify_msg, sizeof a->verify_msg, "main line extraction failed");
-        else add_note(a, "main_line_incomplete: the length is exact (%d), a limit stopped the main line%s", "", L);
+        else add_note(a, "main_line_incomplete: the length is exact (%d), a limit stopped the main line", L);
     }
 }
 
@@ -659,7 +667,7 @@ static int solve_bounded(DfCtx *c, DfCtx *h, const TsOptions *o, TsAnswer *a, Po
         return L;
     }
     a->length_lb = L == ub ? ub : lb;
-    if (L == ub) add_note(a, "no_mate_within: no mate of at most %d pl%s (proved)", ub - 2 == 1 ? "y" : "ies", ub - 2);
+    if (L == ub) add_note(a, "no_mate_within: no mate of at most %d pl%s (proved)", ub - 2, ub - 2 == 1 ? "y" : "ies");
     return 0;
 }
 
@@ -688,7 +696,7 @@ static void found_line(DfCtx *c, const TsOptions *o, TsAnswer *a, const Position
         fprintf(stderr, "trace: the mate found: %d plies (0: lost), %llu nodes to prove lost entries again\n", a->nline,
                 (unsigned long long)(df_nodes(c) - n0));
     df_set_limits(c, o->node_limit, deadline);
-    if (!a->nline) add_note(a, "mate_line_lost: the table no longer holds the found mate's line%.0d%s", "", 0);
+    if (!a->nline) add_note(a, "mate_line_lost: the table no longer holds the found mate's line");
 }
 
 void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
@@ -732,10 +740,10 @@ void ts_solve(DfCtx *c, const Position *root, const TsOptions *o, TsAnswer *a) {
         if (!a->exact_length) {
             char lb[32];
             snprintf(lb, sizeof lb, " (at least %d)", a->length_lb);
-            add_note(a, "length_upper_bound: mate in %d found, limit hit before the shortest was proved%s", lb, a->length);
+            add_note(a, "length_upper_bound: mate in %d found, limit hit before the shortest was proved%s", a->length, lb);
         }
-        else if (!a->complete && o->flaws) add_note(a, "flaw_analysis_incomplete%.0d%s", "", 0);
-        if (a->notes_incomplete) add_note(a, "notes_incomplete: a limit stopped a 変同 or final-move test%.0d%s", "", 0);
+        else if (!a->complete && o->flaws) add_note(a, "flaw_analysis_incomplete");
+        if (a->notes_incomplete) add_note(a, "notes_incomplete: a limit stopped a 変同 or final-move test");
         if (o->verify) {
             Position p2 = *root;
             a->verified = pc_verify(c, &p2, a, o->time_limit > 0 ? df_now() + o->time_limit : 0, a->verify_msg,
