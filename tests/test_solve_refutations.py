@@ -74,12 +74,14 @@ UNLISTED = re.compile(r"yozume_unlisted: ply (\d+) (.+?)(?: and (\d+) more)? mat
 
 
 def unlisted_notes(r):
-    """The yozume_unlisted notes of an answer: {ply: (moves named, how many more)}."""
+    """The yozume_unlisted notes of an answer: {ply: (moves named, how many more)}
+    (one note a ply off the list; a note a move where tied main lines decide)."""
     said = {}
     for n in r.get("notes", []):
         m = UNLISTED.match(n)
         if m:
-            said[int(m.group(1))] = (m.group(2).split(), int(m.group(3) or 0))
+            named, more = said.get(int(m.group(1)), ([], 0))
+            said[int(m.group(1))] = (named + m.group(2).split(), more + int(m.group(3) or 0))
     return said
 
 
