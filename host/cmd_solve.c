@@ -339,7 +339,7 @@ int jobs_run(Job *jobs, int n, const SolveOpts *o, FILE *out, int base) {
             fprintf(stderr, "tsumegen solve: --table: %lld entries read from %s in %.1f s%s\n", got, o->table_path,
                     df_now() - t, dropped ? " (some dropped: a smaller --hash than the run that wrote it)" : "");
     }
-    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0, 0, 1, 0};
+    TsOptions to = {o->nodes, o->time_s, o->flaws, o->verify, o->yozume_extra, 0, o->yozume_confirm, 0, o->tied_all, o->length_search, 0, NULL, o->max_length, 0, 0, 1, 0, 0};
     /* --max-length on a lone problem: the spare thread splits the last bound by root
      * check (TSUMEGEN_SPLIT=0: the owner alone, to compare) */
     const char *sb = getenv("TSUMEGEN_SPLIT");

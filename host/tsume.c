@@ -54,6 +54,7 @@ typedef struct {
     int attacker;
     int tie_budget;  /* plies of scratch lines left for comparing ties */
     int ties_cut;    /* a tie was left uncompared: a leftover of the line is not proved minimal */
+    int attacker_ties;  /* TsOptions.attacker_ties */
 } LineCtx;
 
 static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np);
@@ -166,6 +167,22 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
             pos_undo_move(pos, ml->moves[i], &u);
             if (r.result == DF_PROVEN) cand[nc++] = ml->moves[i];
             if (r.result == DF_UNKNOWN) { free(ml); return -2; }
+        }
+        /* attacker_ties: the other shortest mates too (where a tie is no 余詰, each
+         * leftover counts); within the tie budget, as the defender's ties */
+        if (lc->attacker_ties && n > 1 && nc > 0 && (lc->tie_budget < n || n > TIE_DEPTH)) lc->ties_cut = 1;
+        for (int i = 0; lc->attacker_ties && n > 1 && nc > 0 && lc->tie_budget >= n && n <= TIE_DEPTH &&
+                        i < ml->count && nc < 64; i++) {
+            int known = 0;
+            for (int k = 0; k < nc && !known; k++) known = cand[k] == ml->moves[i];
+            if (known) continue;
+            Undo u;
+            pos_do_move(pos, ml->moves[i], &u);
+            DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
+            pos_undo_move(pos, ml->moves[i], &u);
+            if (r.result == DF_PROVEN) cand[nc++] = ml->moves[i];
+            if (r.result == DF_UNKNOWN) lc->ties_cut = 1;
+            if (df_aborted(c)) { free(ml); return -2; }
         }
         free(ml);
         if (nc == 0) return -1;
@@ -466,7 +483,7 @@ static void tied_branches(DfCtx *c, const TsOptions *o, const Position *root, co
                 Position p2 = pos;
                 Undo u;
                 pos_do_move(&p2, cand[i], &u);
-                LineCtx lc = {c, attacker, o->tie_plies > 0 ? o->tie_plies : TIE_BUDGET_PLIES, 0};
+                LineCtx lc = {c, attacker, o->tie_plies > 0 ? o->tie_plies : TIE_BUDGET_PLIES, 0, o->attacker_ties};
                 int left = line_from(&lc, &p2, L - k - 1, t->pv, &np);
                 if (left < 0 || lc.ties_cut) *cut = 1;
                 int seen = 0;  /* (a line reached from two branch points is analysed once) */
@@ -628,7 +645,7 @@ static void analyse_mate(DfCtx *c, const TsOptions *o, TsAnswer *a, const Positi
     Position pos = *root;
     a->length = a->length_lb = L;
     a->exact_length = 1;
-    LineCtx lc = {c, root->side, o->tie_plies > 0 ? o->tie_plies : TIE_BUDGET_PLIES, 0};
+    LineCtx lc = {c, root->side, o->tie_plies > 0 ? o->tie_plies : TIE_BUDGET_PLIES, 0, o->attacker_ties};
     int left = line_from(&lc, &pos, L, a->pv, &a->npv);
     if (left >= 0 && a->npv == L) {
         a->leftover = left;

@@ -83,6 +83,9 @@ typedef struct {
                              for undecided.jsonl) */
     int keep_table;       /* the caller began the problem on c (df_begin, then df_table_load):
                              ts_solve keeps the table's entries */
+    int attacker_ties;    /* the main line's leftover is the least over the attacker's tied
+                             shortest mates too, every check searched at each attacker node
+                             (the variations: a tie there is 変化別詰, not a 余詰) */
 } TsOptions;
 enum { TS_LEN_AUTO = 0, TS_LEN_UP = 1, TS_LEN_WALK = 2 };
 

@@ -256,6 +256,7 @@ int ts_variations(DfCtx *c, const Position *start, const TsAnswer *a, const TsOp
     TsOptions vo = *o;
     vo.flaws = vo.verify = vo.first_flaw = vo.yozume_confirm = vo.max_length = 0;
     vo.split_bounded = vo.trace = 0;
+    vo.attacker_ties = 1;  /* (a variation's tied mates are 変化別詰: its leftover is their least) */
     /* one table for the whole listing: the variations of one line share most of
      * their subtrees, and its entries are facts about positions with this attacker
      * (as solve --table's across runs).  Zuko 20's listing: 2.2 M nodes against 4.6 M

@@ -26,7 +26,7 @@ static int pv_is(const TsAnswer *a, const char *usi) {
 
 static void solve(const char *sfen, TsAnswer *a) {
     Position pos = test_load(sfen);
-    TsOptions o = {5000000, 20, 1, 1, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0};
+    TsOptions o = {5000000, 20, 1, 1, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0, 0};
     ts_solve(ctx(), &pos, &o, a);
 }
 
@@ -72,12 +72,12 @@ TEST(solve_length_bounds_at_a_limit) {
     TsAnswer *a = malloc(sizeof *a);
     Position pos = test_load("+Ngkr5/1g7/3+S5/+S1B6/9/9/9/9/9 b rb2g2s3n4l18p 1");  /* ShogiBoardQ 11-ply */
     for (uint64_t n = 400; n <= 550; n += 50) {  /* (the plain proof takes ~350 nodes, the exact 11 ~600) */
-        TsOptions o = {n, 0, 0, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0};
+        TsOptions o = {n, 0, 0, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0, 0};
         ts_solve(ctx(), &pos, &o, a);
         CHECK(a->result == TS_MATE && !a->exact_length);
         CHECK(a->length_lb >= 1 && a->length_lb <= 11 && a->length >= 11);
     }
-    TsOptions full = {0, 0, 0, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0};
+    TsOptions full = {0, 0, 0, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0, 0};
     ts_solve(ctx(), &pos, &full, a);
     CHECK(a->exact_length && a->length == 11 && a->length_lb == 11);
     free(a);
@@ -119,7 +119,7 @@ TEST(solve_leftover_flag) {
 /* Limits give unknown, never nomate. */
 TEST(solve_limit_gives_unknown) {
     Position pos = test_load("7k1/9/9/9/9/9/9/9/9 b B2G2SL2P2rb2g2s4n3l16p 1");
-    TsOptions o = {20000, 0, 1, 0, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0};
+    TsOptions o = {20000, 0, 1, 0, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0, 0};
     TsAnswer a;
     ts_solve(ctx(), &pos, &o, &a);
     CHECK(a.result == TS_UNKNOWN);
@@ -320,7 +320,7 @@ TEST(dfpn_repetition_nomate_finishes) {
     df_begin(c, BLACK, 500000, 0);
     DfResult r = df_search(c, &pos, DF_MAX_DEPTH, DF_PLAIN);
     CHECK(r.result == DF_DISPROVEN && !(r.flags & (DF_DEPTH | DF_REP)));
-    TsOptions o = {500000, 0, 1, 1, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0};
+    TsOptions o = {500000, 0, 1, 1, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0, 0};
     TsAnswer *a = malloc(sizeof *a);
     ts_solve(c, &pos, &o, a);
     CHECK(a->result == TS_NOMATE);
@@ -332,7 +332,7 @@ TEST(dfpn_repetition_nomate_finishes) {
 TEST(solve_confirm_notes_promotion_once) {
     TsAnswer *a = malloc(sizeof *a);
     Position pos = test_load("3k5/2+s6/4P4/3+B1+P3/8B/9/9/9/9 b GP2r3g3s4n4l15p 1");  /* compose extend, 17 plies */
-    TsOptions o = {5000000, 20, 1, 0, 6, 0, 1, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0};
+    TsOptions o = {5000000, 20, 1, 0, 6, 0, 1, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0, 0};
     ts_solve(ctx(), &pos, &o, a);
     CHECK(a->result == TS_MATE && a->length == 17 && a->perfect && a->complete);
     int promo = 0;
@@ -348,7 +348,7 @@ TEST(solve_confirm_notes_promotion_once) {
 TEST(solve_leftover_needs_every_tie_compared) {
     TsAnswer *a = malloc(sizeof *a);
     Position pos = test_load("+B8/2R6/k8/9/l8/9/9/9/9 b Prb4g4s4n3l17p 1");
-    TsOptions o = {5000000, 20, 1, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0};
+    TsOptions o = {5000000, 20, 1, 0, 6, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0, 0};
     ts_solve(ctx(), &pos, &o, a);
     CHECK(a->result == TS_MATE && a->exact_length && a->leftover == 1 && !a->leftover_unproved && !a->perfect);
     o.tie_plies = 1;
@@ -378,7 +378,7 @@ TEST(solve_length_search_variants_agree) {
     for (size_t i = 0; i < sizeof probs / sizeof probs[0]; i++)
         for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
             Position pos = test_load(probs[i].sfen);
-            TsOptions o = {20000000, 60, 1, 1, 4, 0, 0, 0, 0, ways[w].search, ways[w].cap, NULL, 0, 0, 0, 0, 0};
+            TsOptions o = {20000000, 60, 1, 1, 4, 0, 0, 0, 0, ways[w].search, ways[w].cap, NULL, 0, 0, 0, 0, 0, 0};
             ts_solve(ctx(), &pos, &o, &a);
             CHECK(a.result == TS_MATE && a.exact_length);
             CHECK_EQ_U64(a.length, probs[i].len);
@@ -413,7 +413,7 @@ TEST(solve_pair_threads_agree) {
     CHECK(helper != NULL);
     for (size_t i = 0; helper && i < sizeof probs / sizeof probs[0]; i++) {
         Position pos = test_load(probs[i].sfen);
-        TsOptions o = {0, 60, 1, 1, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0};
+        TsOptions o = {0, 60, 1, 1, 4, 0, 0, 0, 0, TS_LEN_AUTO, 0, NULL, 0, 0, 0, 0, 0, 0};
         ts_solve(ctx(), &pos, &o, &one);
         o.helper = helper;
         for (int rep = 0; rep < PAIR_REPEATS; rep++) {

@@ -65,6 +65,29 @@ def real_defences(ref, board):
     return real
 
 
+def least_leftover(ref, board, n, attacker):
+    """The fewest attacker pieces in hand at the end of any line of optimal play from
+    board (exact value n plies): at each attacker node every shortest mate, at each
+    defender node every longest real defence (TSUME_RULES.md's tie-break; a variation's
+    attacker ties are 変化別詰, so its leftover is the least over them too)."""
+    if n == 0:
+        return sum(board.pieces_in_hand[attacker])
+    least = 1 << 30
+    if board.turn == attacker:
+        for m in tsume_ref.legal_checks(board):
+            board.push(m)
+            if ref.and_within(board, n - 1):
+                least = min(least, least_leftover(ref, board, n - 1, attacker))
+            board.pop()
+    else:
+        for usi in sorted(real_defences(ref, board)):
+            board.push_usi(usi)
+            if n - 3 < 1 or not ref.or_within(board, n - 3):
+                least = min(least, least_leftover(ref, board, n - 1, attacker))
+            board.pop()
+    return least
+
+
 def line_mates(ref, sfen, moves):
     """The line is legal, every attacker move checks, and the defender is mated at its
     end under the futile rule (only futile drops left): None, or what fails."""
@@ -176,9 +199,15 @@ def reference_view(item):
             if "henka_betsu" in v:
                 fails += betsu_fails(ref, name, sfen, vpath, v)
             end = board_after(sfen, vpath)
-            left = sum(end.pieces_in_hand[cshogi.Board(sfen).turn])
+            attacker = cshogi.Board(sfen).turn
+            left = sum(end.pieces_in_hand[attacker])
             if v.get("leftover") != left:
                 fails.append("%s %s: %s: leftover, the line leaves %d" % (name, sfen, json.dumps(v)[:300], left))
+            elif left and not v.get("leftover_unproved"):
+                least = least_leftover(ref, after, v["length"] - 1, attacker)
+                if least != left:
+                    fails.append("%s %s: %s: leftover %d, the least over the ties %d" %
+                                 (name, sfen, json.dumps(v)[:300], left, least))
     except tsume_ref.Undecided:
         return "undecided", []
     return "decided", fails
