@@ -110,7 +110,7 @@ static int longest_defences(DfCtx *c, Position *pos, int n, Move skip, MoveList 
         return nc;
     }
     /* the table first (the length proof's disproofs are often there), then searches */
-    uint8_t settled[MAX_MOVES] = {0};
+    uint8_t settled[MAX_MOVES] = {0}, longest[MAX_MOVES] = {0};
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < nd && nc < max; i++) {
             if (ml->moves[i] == skip || settled[i]) continue;
@@ -123,8 +123,12 @@ static int longest_defences(DfCtx *c, Position *pos, int n, Move skip, MoveList 
                 continue;
             }
             settled[i] = 1;
-            if (r.result == DF_DISPROVEN) out[nc++] = ml->moves[i];
+            if (r.result == DF_DISPROVEN) longest[i] = 1, nc++;
         }
+    /* in generation order, not in the order the table happened to answer: the first
+     * of equal ties is then the same whatever the table holds (its size, threads) */
+    for (int i = 0, k = 0; i < nd && k < nc; i++)
+        if (longest[i]) out[k++] = ml->moves[i];
     return nc;
 }
 
@@ -140,7 +144,7 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
     if (pos->side == lc->attacker) {
         /* the shortest mates; among them the one that leaves the fewest pieces in hand */
         gen_checks(pos, ml);
-        Move cand[64];
+        uint8_t mates[MAX_MOVES] = {0};  /* (by generation index: ties are taken in that order) */
         int nc = 0;
         /* Before a move, several shortest mates are a 余詰 or a detour (the same
          * leftover), so short of the last move the mates the table already proves
@@ -152,38 +156,46 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
              * the wrong checks first as the child-by-child search below would in move
              * order (a deep query asks the plain rule first: see df_search). */
             if (pass == 1 && df_search(c, pos, n, DF_FUTILE).result != DF_PROVEN) break;
-            for (int i = 0; i < ml->count && nc < 64; i++) {
+            for (int i = 0; i < ml->count; i++) {
                 Undo u;
                 pos_do_move(pos, ml->moves[i], &u);
-                if (df_probe(c, pos, n - 1, DF_FUTILE).result == DF_PROVEN) cand[nc++] = ml->moves[i];
+                if (df_probe(c, pos, n - 1, DF_FUTILE).result == DF_PROVEN) mates[i] = 1, nc++;
                 pos_undo_move(pos, ml->moves[i], &u);
             }
         }
         if (df_aborted(c)) { free(ml); return -2; }
-        for (int i = 0; i < ml->count && nc < 64 && (n == 1 || nc == 0); i++) {
+        for (int i = 0; i < ml->count && (n == 1 || nc == 0); i++) {
             Undo u;
             pos_do_move(pos, ml->moves[i], &u);
             DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
             pos_undo_move(pos, ml->moves[i], &u);
-            if (r.result == DF_PROVEN) cand[nc++] = ml->moves[i];
+            if (r.result == DF_PROVEN) mates[i] = 1, nc++;
             if (r.result == DF_UNKNOWN) { free(ml); return -2; }
         }
-        /* attacker_ties: the other shortest mates too (where a tie is no 余詰, each
-         * leftover counts); within the tie budget, as the defender's ties */
-        if (lc->attacker_ties && n > 1 && nc > 0 && (lc->tie_budget < n || n > TIE_DEPTH)) lc->ties_cut = 1;
-        for (int i = 0; lc->attacker_ties && n > 1 && nc > 0 && lc->tie_budget >= n && n <= TIE_DEPTH &&
-                        i < ml->count && nc < 64; i++) {
-            int known = 0;
-            for (int k = 0; k < nc && !known; k++) known = cand[k] == ml->moves[i];
-            if (known) continue;
+        /* Which mates the table proves depends on its size and threads: the promotion
+         * twin of each (成不成, a tie in every way) is asked too, so the line is the
+         * same whichever of the two the table held.  attacker_ties: every other
+         * shortest mate too (where a tie is no 余詰, each leftover counts), within the
+         * tie budget as the defender's ties. */
+        int every = lc->attacker_ties && lc->tie_budget >= n && n <= TIE_DEPTH;
+        if (lc->attacker_ties && n > 1 && nc > 0 && !every) lc->ties_cut = 1;
+        for (int i = 0; n > 1 && nc > 0 && i < ml->count; i++) {
+            int twin = 0;
+            for (int k = 0; k < ml->count && !twin && !mates[i] && !every; k++)
+                twin = mates[k] && ts_same_but_promo(ml->moves[i], ml->moves[k]);
+            if (mates[i] || !(every || twin)) continue;
             Undo u;
             pos_do_move(pos, ml->moves[i], &u);
             DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
             pos_undo_move(pos, ml->moves[i], &u);
-            if (r.result == DF_PROVEN) cand[nc++] = ml->moves[i];
-            if (r.result == DF_UNKNOWN) lc->ties_cut = 1;
+            if (r.result == DF_PROVEN) mates[i] = 1, nc++;
+            if (r.result == DF_UNKNOWN && every) lc->ties_cut = 1;
             if (df_aborted(c)) { free(ml); return -2; }
         }
+        Move cand[64];
+        nc = 0;
+        for (int i = 0; i < ml->count && nc < 64; i++)
+            if (mates[i]) cand[nc++] = ml->moves[i];
         free(ml);
         if (nc == 0) return -1;
         /* ties on the mating move are always compared: each is only a count of the hand left */

@@ -15,6 +15,7 @@ import cshogi
 
 from cshogi_lines import cshogi_mates_after
 from tally import check, summary
+from data_rows import record_sfen
 from test_solve import solve
 
 
@@ -138,7 +139,24 @@ def yozume_list_cut():
     check(ok, "a tied line with more 余詰 than kept: incomplete: %s" % json.dumps(a)[:400])
 
 
+def table_free_line():
+    """Zuko 26 (25 plies, 駒余り) has tied longest defences and a promotion twin on its
+    line.  The line followed the order in which the table answered, and which mates
+    it held: hash 4, hash 256 and two threads gave three main lines.  Ties are now
+    taken in generation order and each table-proved mate's promotion twin is asked
+    too, so the line is the same whatever the table (Zuko 9, 28: likewise)."""
+    sfen = record_sfen("zukou-026")
+    lines = {}
+    for how in (("--threads", "1", "--hash", "4"), ("--threads", "1", "--hash", "256"), ("--threads", "2")):
+        r = solve([sfen], "--no-flaws", *how)
+        a = r[0] if r else {}
+        lines[" ".join(how)] = " ".join(a.get("pv", [])) if a.get("length") == 25 and len(a.get("pv", [])) == 25 else None
+    check(None not in lines.values() and len(set(lines.values())) == 1,
+          "Zuko 26's main line at three table sizes and thread counts: %s" % json.dumps(lines)[:900])
+
+
 def main():
+    table_free_line()
     tied_lines()
     yozume_list_cut()
     promotion_ties()
