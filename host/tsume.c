@@ -59,6 +59,9 @@ typedef struct {
 
 static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np);
 
+static void set_bit(uint64_t *bits, int i) { bits[i >> 6] |= 1ull << (i & 63); }
+static int has_bit(const uint64_t *bits, int i) { return (int)(bits[i >> 6] >> (i & 63)) & 1; }
+
 /* The moves cand[0..nc) all keep the exact value n.  With several, each is followed
  * (on a scratch line) while the tie budget lasts, n plies per candidate, and the one
  * whose line leaves the fewest attacker pieces in hand is kept; free_ties explores
@@ -144,7 +147,9 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
     if (pos->side == lc->attacker) {
         /* the shortest mates; among them the one that leaves the fewest pieces in hand */
         gen_checks(pos, ml);
-        uint8_t mates[MAX_MOVES] = {0};  /* (by generation index: ties are taken in that order) */
+        /* mating checks by generation index, a bit each (ties are taken in that order;
+         * a bitset keeps this frame small: the line's recursion is as deep as the line) */
+        uint64_t mates[(MAX_MOVES + 63) / 64] = {0};
         int nc = 0;
         /* Before a move, several shortest mates are a 余詰 or a detour (the same
          * leftover), so short of the last move the mates the table already proves
@@ -159,7 +164,7 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
             for (int i = 0; i < ml->count; i++) {
                 Undo u;
                 pos_do_move(pos, ml->moves[i], &u);
-                if (df_probe(c, pos, n - 1, DF_FUTILE).result == DF_PROVEN) mates[i] = 1, nc++;
+                if (df_probe(c, pos, n - 1, DF_FUTILE).result == DF_PROVEN) set_bit(mates, i), nc++;
                 pos_undo_move(pos, ml->moves[i], &u);
             }
         }
@@ -169,7 +174,7 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
             pos_do_move(pos, ml->moves[i], &u);
             DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
             pos_undo_move(pos, ml->moves[i], &u);
-            if (r.result == DF_PROVEN) mates[i] = 1, nc++;
+            if (r.result == DF_PROVEN) set_bit(mates, i), nc++;
             if (r.result == DF_UNKNOWN) { free(ml); return -2; }
         }
         /* Which mates the table proves depends on its size and threads: the promotion
@@ -181,21 +186,21 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
         if (lc->attacker_ties && n > 1 && nc > 0 && !every) lc->ties_cut = 1;
         for (int i = 0; n > 1 && nc > 0 && i < ml->count; i++) {
             int twin = 0;
-            for (int k = 0; k < ml->count && !twin && !mates[i] && !every; k++)
-                twin = mates[k] && ts_same_but_promo(ml->moves[i], ml->moves[k]);
-            if (mates[i] || !(every || twin)) continue;
+            for (int k = 0; k < ml->count && !twin && !has_bit(mates, i) && !every; k++)
+                twin = has_bit(mates, k) && ts_same_but_promo(ml->moves[i], ml->moves[k]);
+            if (has_bit(mates, i) || !(every || twin)) continue;
             Undo u;
             pos_do_move(pos, ml->moves[i], &u);
             DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
             pos_undo_move(pos, ml->moves[i], &u);
-            if (r.result == DF_PROVEN) mates[i] = 1, nc++;
+            if (r.result == DF_PROVEN) set_bit(mates, i), nc++;
             if (r.result == DF_UNKNOWN && every) lc->ties_cut = 1;
             if (df_aborted(c)) { free(ml); return -2; }
         }
         Move cand[64];
         nc = 0;
         for (int i = 0; i < ml->count && nc < 64; i++)
-            if (mates[i]) cand[nc++] = ml->moves[i];
+            if (has_bit(mates, i)) cand[nc++] = ml->moves[i];
         free(ml);
         if (nc == 0) return -1;
         /* ties on the mating move are always compared: each is only a count of the hand left */
