@@ -182,7 +182,9 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
          * same whichever of the two the table held.  attacker_ties: every other
          * shortest mate too (where a tie is no 余詰, each leftover counts), within the
          * tie budget as the defender's ties. */
-        int every = lc->attacker_ties && lc->tie_budget >= n && n <= TIE_DEPTH;
+        /* (three plies from the end every check is asked anyway: the screen's
+         * mate-in-one scan answers "mate within 2?" at once) */
+        int every = (lc->attacker_ties || n == 3) && lc->tie_budget >= n && n <= TIE_DEPTH;
         if (lc->attacker_ties && n > 1 && nc > 0 && !every) lc->ties_cut = 1;
         for (int i = 0; n > 1 && nc > 0 && i < ml->count; i++) {
             int twin = 0;
@@ -194,7 +196,7 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
             DfResult r = df_search(c, pos, n - 1, DF_FUTILE);
             pos_undo_move(pos, ml->moves[i], &u);
             if (r.result == DF_PROVEN) set_bit(mates, i), nc++;
-            if (r.result == DF_UNKNOWN && every) lc->ties_cut = 1;
+            if (r.result == DF_UNKNOWN && lc->attacker_ties) lc->ties_cut = 1;
             if (df_aborted(c)) { free(ml); return -2; }
         }
         Move cand[64];

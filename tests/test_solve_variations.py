@@ -588,11 +588,11 @@ def pair():
             name, ["--variations", *depth, sfen], main_line, "variations",
             lambda r: len(variation_lines(sfen, r)[1]) if r.get("result") == "mate" else -1,
             lambda m, n: int(m.group(2)) == n and int(m.group(1)) >= 2)
-        check([variation_kind(v) for v in one.get("variations", [])] ==
-              [variation_kind(v) for v in two.get("variations", [])] and "variations_cut" not in two and
-              all(one.get(k) == two.get(k) for k in main_line),
-              "%s: variations on two threads, not those of one: %s against %s" %
-              (name, json.dumps(two)[:300], json.dumps(one)[:300]))
+        kinds = [[variation_kind(v) for v in x.get("variations", [])] for x in (one, two)]
+        differ = [(a, b) for a, b in zip(*kinds) if a != b][:2] or [(len(kinds[0]), len(kinds[1]))]
+        check(kinds[0] == kinds[1] and "variations_cut" not in two and all(one.get(k) == two.get(k) for k in main_line),
+              "%s: variations on two threads, not those of one (one, two): %s; main line fields %s" %
+              (name, json.dumps(differ), [k for k in main_line if one.get(k) != two.get(k)]))
         if name.startswith("sbq"):
             items.append((name, sfen, two))
     decided, undecided = check_views(items)
