@@ -62,6 +62,13 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np);
 static void set_bit(uint64_t *bits, int i) { bits[i >> 6] |= 1ull << (i & 63); }
 static int has_bit(const uint64_t *bits, int i) { return (int)(bits[i >> 6] >> (i & 63)) & 1; }
 
+/* Whether a mating check of ml (its bit set in mates) is ml->moves[i] but for promotion. */
+static int mated_twin(const MoveList *ml, const uint64_t *mates, int i) {
+    for (int k = 0; k < ml->count; k++)
+        if (has_bit(mates, k) && ts_same_but_promo(ml->moves[i], ml->moves[k])) return 1;
+    return 0;
+}
+
 /* The moves cand[0..nc) all keep the exact value n.  With several, each is followed
  * (on a scratch line) while the tie budget lasts, n plies per candidate, and the one
  * whose line leaves the fewest attacker pieces in hand is kept; free_ties explores
@@ -187,10 +194,7 @@ static int line_from(LineCtx *lc, Position *pos, int n, Move *pv, int *np) {
         int every = (lc->attacker_ties || n == 3) && lc->tie_budget >= n && n <= TIE_DEPTH;
         if (lc->attacker_ties && n > 1 && nc > 0 && !every) lc->ties_cut = 1;
         for (int i = 0; n > 1 && nc > 0 && i < ml->count; i++) {
-            int twin = 0;
-            for (int k = 0; k < ml->count && !twin && !has_bit(mates, i) && !every; k++)
-                twin = has_bit(mates, k) && ts_same_but_promo(ml->moves[i], ml->moves[k]);
-            if (has_bit(mates, i) || !(every || twin)) continue;
+            if (has_bit(mates, i) || !(every || mated_twin(ml, mates, i))) continue;
             Undo u;
             pos_do_move(pos, ml->moves[i], &u);
             DfResult r = df_search(c, pos, n - 1, DF_FUTILE);

@@ -38,7 +38,7 @@ import tsume_ref
 from cshogi_lines import cshogi_finds_no_mate
 from tally import check, summary
 from test_solve import EXE, SAN, data_lines, record_sfen, solve
-from test_solve_variations import board_after, kif_tree, one_and_two_threads
+from test_solve_variations import board_after, first_differences, kif_tree, one_and_two_threads
 
 YOZUME_EXTRA = 6  # solve's default --yozume-depth
 NODE_LIMIT = 1_000_000  # the reference's budget per problem
@@ -355,11 +355,12 @@ def pair():
         one, two = one_and_two_threads(name, ["--refutations", sfen], main_line, "refutation checks",
                                        lambda r: len(r.get("refutations", [])),
                                        lambda m, n: int(m.group(1)) == int(m.group(2)) == n >= 2)
-        check([entry_kind(e) for e in one.get("refutations", [])] == [entry_kind(e) for e in two.get("refutations", [])]
-              and one.get("refutations_undecided") == two.get("refutations_undecided") == 0 and
+        kinds = [[entry_kind(e) for e in x.get("refutations", [])] for x in (one, two)]
+        check(kinds[0] == kinds[1] and one.get("refutations_undecided") == two.get("refutations_undecided") == 0 and
               all(one.get(k) == two.get(k) for k in main_line),
-              "%s: refutations on two threads, not those of one: %s against %s" %
-              (name, json.dumps(two)[:300], json.dumps(one)[:300]))
+              "%s: refutations on two threads, not those of one (one, two): %s; undecided %s, %s; main line fields %s" %
+              (name, json.dumps(first_differences(*kinds)), one.get("refutations_undecided"), two.get("refutations_undecided"),
+               [k for k in main_line if one.get(k) != two.get(k)]))
         if name != "zukou-081":  # (the reference's time)
             items.append((name, sfen, two))
     dec, und, fails = check_views(items)

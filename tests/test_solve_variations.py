@@ -573,6 +573,11 @@ def one_and_two_threads(name, args, main_line, work, count, fits):
     return got["1"], got["2"]
 
 
+def first_differences(xs, ys):
+    """What a failing pair test shows: the first two entries that differ, else the counts."""
+    return [(a, b) for a, b in zip(xs, ys) if a != b][:2] or [(len(xs), len(ys))]
+
+
 def pair():
     """Item 7: five ShogiBoardQ problems of 7 and 11 plies at --variation-depth 2 (8 to
     17 variations each) and Zuko 20 (34; not under the sanitizers), each alone on one thread and on two."""
@@ -589,10 +594,9 @@ def pair():
             lambda r: len(variation_lines(sfen, r)[1]) if r.get("result") == "mate" else -1,
             lambda m, n: int(m.group(2)) == n and int(m.group(1)) >= 2)
         kinds = [[variation_kind(v) for v in x.get("variations", [])] for x in (one, two)]
-        differ = [(a, b) for a, b in zip(*kinds) if a != b][:2] or [(len(kinds[0]), len(kinds[1]))]
         check(kinds[0] == kinds[1] and "variations_cut" not in two and all(one.get(k) == two.get(k) for k in main_line),
               "%s: variations on two threads, not those of one (one, two): %s; main line fields %s" %
-              (name, json.dumps(differ), [k for k in main_line if one.get(k) != two.get(k)]))
+              (name, json.dumps(first_differences(*kinds)), [k for k in main_line if one.get(k) != two.get(k)]))
         if name.startswith("sbq"):
             items.append((name, sfen, two))
     decided, undecided = check_views(items)
